@@ -1,0 +1,84 @@
+// twiddle: the Vulkan context a plan runs on. Either twiddle creates the instance and device, or
+// it wraps a caller's, so that twiddle lives inside someone else's Vulkan program.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "twiddle/caps.hpp"
+#include "twiddle/export.hpp"
+
+namespace twiddle {
+
+struct ContextOptions {
+    // Which device: an index into list_devices() or a case-insensitive substring of its name.
+    // Empty: the TWIDDLE_DEVICE environment variable if set, else the first discrete GPU, else
+    // the first integrated GPU, else the first device (lavapipe on a machine without a GPU).
+    std::string device;
+    // Enables the Khronos validation layer and records its messages (validation_messages()).
+    // Unset: on when the TWIDDLE_VALIDATION environment variable is 1.
+    std::optional<bool> validation;
+    // Keeps compiled kernels (SPIR-V) and the driver's pipeline cache on disk. Off: nothing is
+    // read or written. Unset: on, unless TWIDDLE_CACHE_DIR is "off".
+    std::optional<bool> disk_cache;
+    // Where the disk cache lives. Unset: TWIDDLE_CACHE_DIR, else $XDG_CACHE_HOME/twiddle, else
+    // $HOME/.cache/twiddle.
+    std::optional<std::filesystem::path> cache_dir;
+};
+
+class TWIDDLE_API Context {
+public:
+    // Creates an instance and a device.
+    explicit Context(const ContextOptions& options = {});
+
+    // Wraps a device the caller created and keeps owning; twiddle destroys none of these
+    // handles. The device must have been created with the extensions in
+    // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller
+    // keeps `queue` externally synchronized: twiddle submits to it only from execute() and
+    // Buffer uploads and downloads.
+    static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
+                        uint32_t queue_family, VkQueue queue, const ContextOptions& options = {});
+
+    // Device extensions twiddle needs enabled on a wrapped device.
+    static std::vector<const char*> required_device_extensions();
+
+    // Every Vulkan device the loader reports, in its order (indices for ContextOptions::device).
+    static std::vector<DeviceCaps> list_devices();
+
+    Context(Context&&) noexcept;
+    Context& operator=(Context&&) noexcept;
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+    ~Context();
+
+    const DeviceCaps& caps() const;
+    VkInstance instance() const;
+    VkPhysicalDevice physical_device() const;
+    VkDevice device() const;
+    VkQueue queue() const;
+    uint32_t queue_family() const;
+
+    // Records `record` into a one-time command buffer, submits it to the queue and waits.
+    void submit(const std::function<void(VkCommandBuffer)>& record) const;
+
+    // Messages the validation layer reported since the last call (empty without validation).
+    std::vector<std::string> take_validation_messages() const;
+
+    // Writes the driver's pipeline cache to the disk cache now (also done on destruction).
+    void save_cache() const;
+
+    struct State;
+    const std::shared_ptr<State>& state() const { return state_; }
+
+private:
+    explicit Context(std::shared_ptr<State> state);
+    std::shared_ptr<State> state_;
+};
+
+}  // namespace twiddle

@@ -1,0 +1,118 @@
+// twiddle: the logical plan. Pure data and no Vulkan: which passes run, with which kernels,
+// reading and writing which buffers, and the twiddle table they share. Made by `plan()` from the
+// problem and the device's capabilities; turned into pipelines by twiddle::Plan; executable in
+// long double on the CPU (src/cpu) to test the decomposition apart from the shaders.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "twiddle/caps.hpp"
+#include "twiddle/desc.hpp"
+#include "twiddle/export.hpp"
+#include "twiddle/types.hpp"
+
+namespace twiddle {
+
+// Choices a caller may make about a plan. Every field has a documented default; the default is
+// what the planner thinks fastest on the device.
+struct Options {
+    // The longest transform one pass may do, in points (a power of two). 0: as long as the
+    // device's shared memory and workgroup limits allow. Smaller values force more passes, for
+    // tests and tuning.
+    uint32_t max_pass_length = 0;
+};
+
+// One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
+// The device plan rounds each entry to the working precision from a long-double value.
+struct TwiddleEntry {
+    uint32_t exponent;
+    uint32_t period;
+    bool operator==(const TwiddleEntry&) const = default;
+};
+
+// One radix step inside a pass: `radix`-point butterflies whose inputs were combined `span`
+// points at a time by the earlier steps (the Stockham "Ns").
+struct Stage {
+    uint32_t radix;
+    uint32_t span;
+    // Offset in the twiddle table of this stage's factors W_{span*radix}^{j*m}, stored at
+    // [j * (radix - 1) + m - 1] for j < span, 1 <= m < radix. Unused when span == 1.
+    uint32_t twiddle_offset = 0;
+};
+
+// One pass: one compute dispatch that reads every element once and writes every element once.
+//
+// The transform of `length` points is viewed as `length / radix` interleaved columns of `radix`
+// points each: column t holds points t + r * (length / radix), r < radix. The pass multiplies
+// point r of column t by W_{span*radix}^{(t mod span) * r}, does a `radix`-point DFT of the
+// column, and stores result r at (t - t mod span) * radix + t mod span + r * span (Stockham
+// autosort). The first pass has span 1; each pass multiplies span by its radix.
+struct PassKernel {
+    Precision precision = Precision::f32;
+    uint32_t length = 1;  // points in the whole transform
+    uint32_t radix = 1;   // points per column in this pass
+    uint32_t span = 1;    // product of the earlier passes' radices
+    std::vector<Stage> stages;  // the in-workgroup steps, their radices multiply to `radix`
+
+    uint32_t points_per_thread = 1;      // registers of data each invocation holds
+    uint32_t columns_per_workgroup = 1;  // columns a workgroup transforms together
+    uint32_t workgroup_size = 1;         // columns_per_workgroup * radix / points_per_thread
+    // true: neighbouring invocations take neighbouring points of one column (columns are
+    // contiguous: one-pass transforms). false: they take neighbouring columns (multi-pass).
+    bool points_contiguous = true;
+    // Move the workgroup's tile of columns_per_workgroup * radix points between memory and
+    // registers through shared memory, so that neighbouring invocations touch neighbouring
+    // addresses: for one-pass columns too short to coalesce from registers, and for the stores
+    // of a multi-pass kernel's first pass, whose columns land as contiguous runs.
+    bool staged_load = false;
+    bool staged_store = false;
+    // How many rounds each shared-memory exchange takes: 1 (real and imaginary together) or 2
+    // (one component at a time, when a whole tile does not fit).
+    uint32_t exchange_rounds = 1;
+    uint32_t shared_bytes = 0;
+
+    // Pass twiddles W_{span*radix}^e, for span > 1, from two tables: e = (hi << fine_bits) + lo,
+    // W^e = coarse[hi] * fine[lo].
+    uint32_t fine_bits = 0;
+    uint32_t fine_offset = 0;
+    uint32_t coarse_offset = 0;
+
+    uint32_t columns_per_transform() const { return length / radix; }
+    bool operator==(const PassKernel&) const = default;
+};
+
+struct Pass {
+    PassKernel kernel;
+    uint64_t columns = 0;     // batch * columns_per_transform
+    uint64_t workgroups = 0;  // ceil(columns / columns_per_workgroup)
+};
+
+// Which buffer each pass reads and writes for one placement.
+struct Route {
+    BufferRole src;
+    BufferRole dst;
+};
+
+struct LogicalPlan {
+    FftDesc desc{1};
+    std::vector<Pass> passes;
+    std::vector<TwiddleEntry> twiddles;
+    std::vector<Route> out_of_place;  // one per pass
+    std::vector<Route> in_place;      // one per pass; input and output are the same buffer
+
+    const std::vector<Route>& routes(Placement p) const {
+        return p == Placement::in_place ? in_place : out_of_place;
+    }
+    // Bytes of scratch buffer the placement needs (0: none).
+    uint64_t scratch_bytes(Placement p) const;
+    // A one-line summary: "4096 = 16 x 16 x 16 in 1 pass" or "65536 = (256) x (256) in 2 passes".
+    std::string summary() const;
+};
+
+// Plans `desc` for a device with capabilities `caps`. Throws twiddle::UnsupportedError for
+// lengths or sizes this version or this device cannot do.
+TWIDDLE_API LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options = {});
+
+}  // namespace twiddle

@@ -1,0 +1,54 @@
+// twiddle: the device plan. Owns the pipelines and twiddle table of one logical plan and records
+// its passes into a command buffer.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <memory>
+
+#include "twiddle/buffer.hpp"
+#include "twiddle/context.hpp"
+#include "twiddle/desc.hpp"
+#include "twiddle/export.hpp"
+#include "twiddle/logical_plan.hpp"
+
+namespace twiddle {
+
+class TWIDDLE_API Plan {
+public:
+    // Plans `desc` for the context's device and builds its kernels (compiled, or loaded from
+    // the disk cache). Throws UnsupportedError for problems the device cannot run.
+    Plan(const Context& context, const FftDesc& desc, const Options& options = {});
+    Plan(Plan&&) noexcept;
+    Plan& operator=(Plan&&) noexcept;
+    ~Plan();
+
+    const FftDesc& desc() const;
+    const LogicalPlan& logical() const;
+    size_t passes() const;
+    // Bytes of scratch buffer record() needs for the placement (0: none).
+    uint64_t scratch_bytes(Placement placement) const;
+    // The largest workgroup any pass dispatches, in invocations.
+    uint32_t workgroup_size() const;
+
+    // Appends the transform's dispatches, with barriers between passes, to `cmd`; never submits.
+    // `in` and `out` hold desc().bytes() each and are either the same range (in place) or
+    // disjoint; `scratch` holds scratch_bytes() for that placement or may be empty when that is
+    // 0. The caller orders earlier writes of `in` before compute-shader reads, and later reads of
+    // `out` after compute-shader writes. Throws twiddle::Error, before recording anything, for a
+    // view that is too small, lacks storage usage, overlaps another wrongly, or exceeds the
+    // device's storage-buffer range. Only the first desc().bytes() of `out` are written.
+    void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                const BufferView& scratch, Direction direction) const;
+
+    // Records into a one-time command buffer, submits and waits. Allocates the scratch buffer
+    // itself (once, kept with the plan) when the placement needs one.
+    void execute(const BufferView& in, const BufferView& out, Direction direction) const;
+    void execute(const Buffer& in, const Buffer& out, Direction direction) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace twiddle

@@ -1,0 +1,44 @@
+// twiddle: the small enums shared by every layer.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "twiddle/export.hpp"
+
+namespace twiddle {
+
+// Floating-point precision of the data and of the arithmetic.
+enum class Precision { f32, f64 };
+
+// forward: X_k = sum_j x_j e^{-2 pi i jk/N}; inverse: e^{+2 pi i jk/N} (numpy.fft.fft / ifft).
+enum class Direction { forward, inverse };
+
+// Which direction is scaled, with numpy's meaning:
+//   backward: forward unscaled, inverse scaled by 1/N (the default, as numpy);
+//   ortho:    both scaled by 1/sqrt(N);
+//   forward:  forward scaled by 1/N, inverse unscaled.
+enum class Normalization { backward, ortho, forward };
+
+// Whether the output buffer is the input buffer.
+enum class Placement { out_of_place, in_place };
+
+// Which buffer a pass reads or writes.
+enum class BufferRole { input, output, scratch };
+
+TWIDDLE_API std::string_view to_string(Precision p);
+TWIDDLE_API std::string_view to_string(Direction d);
+TWIDDLE_API std::string_view to_string(Normalization n);
+TWIDDLE_API std::string_view to_string(Placement p);
+TWIDDLE_API std::string_view to_string(BufferRole r);
+
+// Parses the names above ("backward", "ortho", "forward"); throws twiddle::Error otherwise.
+TWIDDLE_API Normalization parse_normalization(std::string_view name);
+
+// Bytes of one complex element.
+constexpr uint32_t complex_bytes(Precision p) { return p == Precision::f32 ? 8u : 16u; }
+
+// The factor a transform of `length` points in direction `d` scales its output by.
+TWIDDLE_API double scale_factor(Normalization n, Direction d, uint64_t length);
+
+}  // namespace twiddle

@@ -1,0 +1,104 @@
+#include "codegen/butterfly.hpp"
+
+#include <numeric>
+#include <stdexcept>
+
+#include "core/unit_root.hpp"
+
+namespace twiddle::codegen {
+
+namespace {
+
+std::string decl(std::string_view type, const std::string& name, const std::string& expr) {
+    return std::string(type) + " " + name + " = " + expr + ";";
+}
+
+std::vector<std::string> dft2(GlslWriter& w, const std::vector<std::string>& x, Precision p,
+                              TempNames& temps) {
+    const auto t = types(p);
+    const std::string d = temps.next();
+    w.line(decl(t.complex, d, x[0] + " - " + x[1]));
+    w.line(x[0] + " += " + x[1] + ";");
+    return {x[0], d};
+}
+
+std::vector<std::string> dft4(GlslWriter& w, const std::vector<std::string>& x, Precision p,
+                              TempNames& temps) {
+    const auto t = types(p);
+    const std::string s0 = temps.next(), d0 = temps.next(), s1 = temps.next(), d1 = temps.next();
+    w.line(decl(t.complex, s0, x[0] + " + " + x[2]));
+    w.line(decl(t.complex, d0, x[0] + " - " + x[2]));
+    w.line(decl(t.complex, s1, x[1] + " + " + x[3]));
+    // -i * (x1 - x3)
+    w.line(decl(t.complex, d1, std::string(t.complex) + "(" + x[1] + ".y - " + x[3] + ".y, " +
+                                   x[3] + ".x - " + x[1] + ".x)"));
+    const std::string y0 = temps.next(), y1 = temps.next(), y2 = temps.next(), y3 = temps.next();
+    w.line(decl(t.complex, y0, s0 + " + " + s1));
+    w.line(decl(t.complex, y1, d0 + " + " + d1));
+    w.line(decl(t.complex, y2, s0 + " - " + s1));
+    w.line(decl(t.complex, y3, d0 + " - " + d1));
+    return {y0, y1, y2, y3};
+}
+
+}  // namespace
+
+void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period,
+                   Precision p) {
+    exponent %= period;
+    if (exponent == 0) return;
+    const uint64_t g = std::gcd(exponent, period);
+    const uint64_t e = exponent / g, n = period / g;
+    const auto t = types(p);
+    const std::string c = std::string(t.complex);
+    const std::string x = v + ".x", y = v + ".y";
+    if (n == 2) {
+        w.line(v + " = -" + v + ";");
+    } else if (n == 4) {
+        // e = 1: -i v = (y, -x); e = 3: +i v = (-y, x)
+        w.line(v + " = " + c + (e == 1 ? "(" + y + ", -" + x + ");" : "(-" + y + ", " + x + ");"));
+    } else if (n == 8) {
+        const std::string h = literal(0.707106781186547524400844362104849039L, p);
+        const std::string sum = "(" + x + " + " + y + ")", dif = "(" + y + " - " + x + ")";
+        switch (e) {
+        case 1: w.line(v + " = " + c + "(" + sum + ", " + dif + ") * " + h + ";"); break;
+        case 3: w.line(v + " = " + c + "(" + dif + ", -" + sum + ") * " + h + ";"); break;
+        case 5: w.line(v + " = " + c + "(-" + sum + ", -" + dif + ") * " + h + ";"); break;
+        default: w.line(v + " = " + c + "(-" + dif + ", " + sum + ") * " + h + ";"); break;
+        }
+    } else {
+        const auto r = unit_root(e, n);
+        const std::string re = literal(r.real(), p), im = literal(r.imag(), p);
+        w.line(v + " = " + c + "(" + x + " * " + re + " - " + y + " * " + im + ", " + x + " * " +
+               im + " + " + y + " * " + re + ");");
+    }
+}
+
+std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>& x, Precision p,
+                                  TempNames& temps) {
+    const size_t n = x.size();
+    if (n == 1) return x;
+    if (n == 2) return dft2(w, x, p, temps);
+    if (n == 4) return dft4(w, x, p, temps);
+    if (n % 4 != 0 || n > 16) throw std::logic_error("emit_dft: unsupported radix " + std::to_string(n));
+    // n = a * b: input n = b * n1 + n2, output k = k1 + a * k2.
+    // 1. for each n2, an a-point DFT over n1; 2. multiply by W_n^{n2 k1}; 3. for each k1, a
+    // b-point DFT over n2.
+    const size_t a = 4, b = n / 4;
+    std::vector<std::vector<std::string>> y(b);  // y[n2][k1]
+    for (size_t n2 = 0; n2 < b; ++n2) {
+        std::vector<std::string> column;
+        for (size_t n1 = 0; n1 < a; ++n1) column.push_back(x[b * n1 + n2]);
+        y[n2] = emit_dft(w, column, p, temps);
+        for (size_t k1 = 1; k1 < a; ++k1) emit_mul_root(w, y[n2][k1], n2 * k1, n, p);
+    }
+    std::vector<std::string> out(n);
+    for (size_t k1 = 0; k1 < a; ++k1) {
+        std::vector<std::string> row;
+        for (size_t n2 = 0; n2 < b; ++n2) row.push_back(y[n2][k1]);
+        const auto z = emit_dft(w, row, p, temps);
+        for (size_t k2 = 0; k2 < b; ++k2) out[k1 + a * k2] = z[k2];
+    }
+    return out;
+}
+
+}  // namespace twiddle::codegen

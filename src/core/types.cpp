@@ -1,0 +1,70 @@
+#include "twiddle/types.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "twiddle/caps.hpp"
+#include "twiddle/error.hpp"
+
+namespace twiddle {
+
+std::string_view to_string(Precision p) { return p == Precision::f32 ? "f32" : "f64"; }
+
+std::string_view to_string(Direction d) { return d == Direction::forward ? "forward" : "inverse"; }
+
+std::string_view to_string(Normalization n) {
+    switch (n) {
+    case Normalization::backward: return "backward";
+    case Normalization::ortho: return "ortho";
+    case Normalization::forward: return "forward";
+    }
+    return "?";
+}
+
+std::string_view to_string(Placement p) {
+    return p == Placement::in_place ? "in_place" : "out_of_place";
+}
+
+std::string_view to_string(BufferRole r) {
+    switch (r) {
+    case BufferRole::input: return "input";
+    case BufferRole::output: return "output";
+    case BufferRole::scratch: return "scratch";
+    }
+    return "?";
+}
+
+std::string_view to_string(DeviceType t) {
+    switch (t) {
+    case DeviceType::integrated_gpu: return "integrated_gpu";
+    case DeviceType::discrete_gpu: return "discrete_gpu";
+    case DeviceType::virtual_gpu: return "virtual_gpu";
+    case DeviceType::cpu: return "cpu";
+    case DeviceType::other: break;
+    }
+    return "other";
+}
+
+Normalization parse_normalization(std::string_view name) {
+    for (auto n : {Normalization::backward, Normalization::ortho, Normalization::forward})
+        if (name == to_string(n)) return n;
+    throw Error("normalization must be backward, ortho or forward, got '" + std::string(name) + "'");
+}
+
+double scale_factor(Normalization n, Direction d, uint64_t length) {
+    const double len = static_cast<double>(length);
+    switch (n) {
+    case Normalization::backward: return d == Direction::inverse ? 1.0 / len : 1.0;
+    case Normalization::ortho: return 1.0 / std::sqrt(len);
+    case Normalization::forward: return d == Direction::forward ? 1.0 / len : 1.0;
+    }
+    return 1.0;
+}
+
+bool DeviceCaps::has_subgroup_operation(std::string_view op) const {
+    for (const auto& o : subgroup_operations)
+        if (o == op) return true;
+    return false;
+}
+
+}  // namespace twiddle

@@ -1,0 +1,161 @@
+#include "cpu/reference.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "core/unit_root.hpp"
+#include "twiddle/error.hpp"
+
+namespace twiddle::cpu {
+
+namespace {
+
+// Unnormalized forward DFT of a power-of-two row in place (iterative radix-2). The twiddles
+// W_N^k, k < N/2, are computed once; the level of length `len` uses every (N/len)-th.
+void fft_pow2(std::vector<cld>& a) {
+    const size_t n = a.size();
+    for (size_t i = 1, j = 0; i < n; ++i) {  // bit reversal
+        size_t bit = n >> 1;
+        for (; j & bit; bit >>= 1) j ^= bit;
+        j ^= bit;
+        if (i < j) std::swap(a[i], a[j]);
+    }
+    std::vector<cld> roots(n / 2);
+    for (size_t k = 0; k < n / 2; ++k) roots[k] = unit_root(k, n);
+    for (size_t len = 2; len <= n; len <<= 1) {
+        const size_t half = len / 2, step = n / len;
+        for (size_t i = 0; i < n; i += len)
+            for (size_t k = 0; k < half; ++k) {
+                const cld u = a[i + k], v = a[i + k + half] * roots[k * step];
+                a[i + k] = u + v;
+                a[i + k + half] = u - v;
+            }
+    }
+}
+
+void dft_direct(std::vector<cld>& a) {
+    const size_t n = a.size();
+    std::vector<cld> out(n);
+    for (size_t k = 0; k < n; ++k) {
+        cld acc = 0;
+        for (size_t j = 0; j < n; ++j) acc += a[j] * unit_root((uint64_t(j) * k) % n, n);
+        out[k] = acc;
+    }
+    a.swap(out);
+}
+
+void transform_row(std::vector<cld>& row, Direction direction) {
+    if (direction == Direction::inverse)
+        for (auto& v : row) v = std::conj(v);
+    if (std::has_single_bit(row.size()))
+        fft_pow2(row);
+    else
+        dft_direct(row);
+    if (direction == Direction::inverse)
+        for (auto& v : row) v = std::conj(v);
+}
+
+}  // namespace
+
+std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries) {
+    std::vector<cld> out;
+    out.reserve(entries.size());
+    for (const auto& e : entries) out.push_back(unit_root(e.exponent, e.period));
+    return out;
+}
+
+void reference_dft(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
+                   uint64_t length, uint64_t batch, Direction direction) {
+    if (in.size() < length * batch || out.size() < length * batch)
+        throw Error("reference_dft: buffers hold fewer than length * batch elements");
+    std::vector<cld> row(length);
+    for (uint64_t b = 0; b < batch; ++b) {
+        for (uint64_t i = 0; i < length; ++i) row[i] = cld(in[b * length + i]);
+        transform_row(row, direction);
+        for (uint64_t i = 0; i < length; ++i)
+            out[b * length + i] = {static_cast<double>(row[i].real()), static_cast<double>(row[i].imag())};
+    }
+}
+
+std::vector<cld> reference_dft(std::span<const cld> row, Direction direction) {
+    std::vector<cld> out(row.begin(), row.end());
+    transform_row(out, direction);
+    return out;
+}
+
+std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction) {
+    const uint64_t n = plan.desc.length(), batch = plan.desc.batch();
+    if (input.size() != n * batch) throw Error("execute: input must hold length * batch elements");
+    const std::vector<cld> tw = twiddle_values(plan.twiddles);
+
+    // Inverse through conjugation, as the kernels do it: conj on the first load and last store.
+    std::vector<cld> src(input.begin(), input.end()), dst(n * batch);
+    if (direction == Direction::inverse)
+        for (auto& v : src) v = std::conj(v);
+
+    std::vector<cld> col, next;
+    for (const Pass& pass : plan.passes) {
+        const PassKernel& k = pass.kernel;
+        const uint64_t T = k.columns_per_transform(), R = k.radix, span = k.span;
+        col.resize(R);
+        next.resize(R);
+        for (uint64_t c = 0; c < pass.columns; ++c) {
+            const uint64_t b = c / T, t = c % T, jj = t % span;
+            for (uint64_t r = 0; r < R; ++r) {
+                col[r] = src[b * n + t + r * T];
+                if (span > 1) {
+                    const uint64_t e = jj * r;
+                    const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
+                    col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo];
+                }
+            }
+            // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
+            // x[q + m' R/r] W_{ns r}^{j m'}.
+            for (const Stage& s : k.stages) {
+                const uint64_t r = s.radix, ns = s.span, stride = R / r;
+                for (uint64_t q = 0; q < stride; ++q) {
+                    const uint64_t j = q % ns;
+                    for (uint64_t m = 0; m < r; ++m) {
+                        cld acc = 0;
+                        for (uint64_t mp = 0; mp < r; ++mp) {
+                            cld x = col[q + mp * stride];
+                            if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + j * (r - 1) + mp - 1];
+                            acc += x * unit_root(mp * m, r);
+                        }
+                        next[(q - j) * r + j + m * ns] = acc;
+                    }
+                }
+                col.swap(next);
+            }
+            for (uint64_t r = 0; r < R; ++r) dst[b * n + (t - jj) * R + jj + r * span] = col[r];
+        }
+        src.swap(dst);
+    }
+    const long double scale = scale_factor(plan.desc.normalization(), direction, n);
+    for (auto& v : src) v = (direction == Direction::inverse ? std::conj(v) : v) * scale;
+    return src;
+}
+
+namespace {
+template <typename T>
+double rel_l2(std::span<const std::complex<T>> a, std::span<const std::complex<double>> b) {
+    if (a.size() != b.size()) throw Error("relative_l2: sizes differ");
+    long double num = 0, den = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const std::complex<double> d = std::complex<double>(a[i]) - b[i];
+        num += std::norm(d);
+        den += std::norm(b[i]);
+    }
+    if (den == 0) return num == 0 ? 0.0 : INFINITY;
+    return static_cast<double>(std::sqrt(num / den));
+}
+}  // namespace
+
+double relative_l2(std::span<const std::complex<float>> a, std::span<const std::complex<double>> b) {
+    return rel_l2(a, b);
+}
+double relative_l2(std::span<const std::complex<double>> a, std::span<const std::complex<double>> b) {
+    return rel_l2(a, b);
+}
+
+}  // namespace twiddle::cpu

@@ -1,0 +1,264 @@
+// The logical planner: splits a transform into passes and sizes each pass's kernel from the
+// device's limits. No Vulkan here.
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "twiddle/error.hpp"
+#include "twiddle/logical_plan.hpp"
+
+namespace twiddle {
+
+namespace {
+
+constexpr uint32_t kMaxRadix = 16;  // largest butterfly held in registers
+// Invocations a one-pass workgroup aims for when its columns are short.
+constexpr uint32_t kTargetWorkgroup = 256;
+// Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
+// neighbouring columns, so this many points are contiguous in memory per load and store.
+constexpr uint32_t kColumnBlocks[] = {16, 8};
+// A column needs this many invocations for direct loads to fill whole 32-byte memory sectors;
+// shorter columns go through shared memory.
+constexpr uint32_t kMinDirectThreads = 4;
+
+uint32_t log2u(uint64_t x) { return static_cast<uint32_t>(std::bit_width(x) - 1); }
+
+// Shared memory holds one float (or double) per point and component, with one pad word after
+// every 32 so that strided exchanges do not pile onto one bank. Keep in step with the code
+// generator's `padded()`.
+uint64_t padded_words(uint64_t points) { return points + points / 32; }
+
+// Stage radices for an R-point pass: the remainder radix first, then 16s.
+std::vector<uint32_t> stage_radices(uint32_t radix) {
+    std::vector<uint32_t> out;
+    if (radix == 1) return out;
+    uint32_t bits = log2u(radix);
+    if (bits % 4 != 0) out.push_back(1u << (bits % 4));
+    for (uint32_t i = 0; i < bits / 4; ++i) out.push_back(kMaxRadix);
+    return out;
+}
+
+// Fills in the geometry of a kernel for `radix` points per column, or returns false if no
+// geometry fits the device.
+bool fit_kernel(PassKernel& k, const DeviceCaps& caps) {
+    const uint32_t ppt = std::min(k.radix, kMaxRadix);
+    const uint32_t threads_per_column = k.radix / ppt;
+    const uint32_t max_threads =
+        std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
+    const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
+
+    std::vector<uint32_t> blocks;
+    if (k.points_contiguous)
+        blocks.push_back(std::max(1u, kTargetWorkgroup / threads_per_column));
+    else
+        blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
+
+    for (uint32_t block : blocks) {
+        const uint64_t threads = uint64_t(block) * threads_per_column;
+        if (threads > max_threads) continue;
+        const bool short_columns =
+            k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
+        const bool staged_load = short_columns;
+        const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
+        const auto stages = stage_radices(k.radix);
+        const bool exchanges = stages.size() > 1 || staged_load || staged_store;
+        const uint64_t words = exchanges ? padded_words(uint64_t(block) * k.radix) : 0;
+        // Both components in one round if they fit, else one component at a time.
+        uint32_t rounds = 1;
+        uint64_t shared = 2 * words * word;
+        if (shared > caps.max_shared_memory_bytes) {
+            rounds = 2;
+            shared = words * word;
+            if (shared > caps.max_shared_memory_bytes) continue;
+        }
+
+        k.points_per_thread = ppt;
+        k.columns_per_workgroup = block;
+        k.workgroup_size = static_cast<uint32_t>(threads);
+        k.staged_load = staged_load;
+        k.staged_store = staged_store;
+        k.exchange_rounds = rounds;
+        k.shared_bytes = static_cast<uint32_t>(shared);
+        k.stages.clear();
+        uint32_t span = 1;
+        for (uint32_t r : stages) {
+            k.stages.push_back(Stage{r, span, 0});
+            span *= r;
+        }
+        return true;
+    }
+    return false;
+}
+
+// The longest power-of-two pass that fits the device in the given access pattern.
+uint32_t longest_pass(const DeviceCaps& caps, Precision precision, bool points_contiguous) {
+    for (uint32_t bits = 30; bits > 0; --bits) {
+        PassKernel k;
+        k.precision = precision;
+        k.radix = 1u << bits;
+        k.length = k.radix;
+        k.points_contiguous = points_contiguous;
+        if (fit_kernel(k, caps)) return k.radix;
+    }
+    return 1;
+}
+
+class TwiddleTableBuilder {
+public:
+    // Stage factors W_{span*radix}^{j*m}, j < span, 1 <= m < radix; shared between stages of
+    // equal shape.
+    uint32_t stage_table(uint32_t radix, uint32_t span) {
+        auto key = std::make_pair(radix, span);
+        if (auto it = stages_.find(key); it != stages_.end()) return it->second;
+        const uint32_t offset = static_cast<uint32_t>(entries_.size());
+        for (uint32_t j = 0; j < span; ++j)
+            for (uint32_t m = 1; m < radix; ++m) entries_.push_back({j * m, span * radix});
+        stages_[key] = offset;
+        return offset;
+    }
+
+    // Two-level table of W_period^e, e < period: fine[lo] = W^lo, coarse[hi] = W^(hi << bits).
+    void pass_tables(PassKernel& k) {
+        const uint32_t period = k.span * k.radix;
+        const uint32_t bits = (log2u(period) + 1) / 2;
+        k.fine_bits = bits;
+        k.fine_offset = static_cast<uint32_t>(entries_.size());
+        for (uint32_t lo = 0; lo < (1u << bits); ++lo) entries_.push_back({lo, period});
+        k.coarse_offset = static_cast<uint32_t>(entries_.size());
+        for (uint32_t hi = 0; hi < (period >> bits); ++hi) entries_.push_back({hi << bits, period});
+    }
+
+    std::vector<TwiddleEntry> take() { return std::move(entries_); }
+
+private:
+    std::vector<TwiddleEntry> entries_;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> stages_;
+};
+
+// The buffers each pass reads and writes. Every pass but the last is out-of-place (Stockham);
+// the last (span * radix == length) reads and writes the same elements in each workgroup, so it
+// may run in place. Walking back from the output, passes alternate between the output and the
+// scratch buffer; when that would make the first pass write its own input, the last pass runs
+// in place instead and the alternation starts one pass earlier.
+std::vector<Route> make_routes(size_t passes, Placement placement) {
+    std::vector<Route> routes(passes);
+    if (passes == 0) return routes;
+    // dest(k): the buffer pass k (1-based) writes when the alternation ends at pass `last`.
+    auto dest = [](size_t k, size_t last) {
+        return (last - k) % 2 == 0 ? BufferRole::output : BufferRole::scratch;
+    };
+    // The in-place-last layout never needs more scratch than the plain one, so prefer it when
+    // the first pass would not overwrite its own input.
+    const bool last_in_place =
+        passes == 1 || placement == Placement::out_of_place || dest(1, passes - 1) != BufferRole::output;
+    const size_t last = last_in_place ? passes - 1 : passes;
+    BufferRole src = placement == Placement::in_place ? BufferRole::output : BufferRole::input;
+    for (size_t k = 1; k <= passes; ++k) {
+        const BufferRole dst = k <= last ? dest(k, last) : BufferRole::output;
+        routes[k - 1] = Route{src, dst};
+        src = dst;
+    }
+    return routes;
+}
+
+}  // namespace
+
+uint64_t LogicalPlan::scratch_bytes(Placement p) const {
+    for (const Route& r : routes(p))
+        if (r.src == BufferRole::scratch || r.dst == BufferRole::scratch) return desc.bytes();
+    return 0;
+}
+
+std::string LogicalPlan::summary() const {
+    std::ostringstream s;
+    s << desc.length() << " =";
+    for (size_t i = 0; i < passes.size(); ++i) {
+        const auto& k = passes[i].kernel;
+        s << (i ? " x" : "") << (passes.size() > 1 ? " (" : " ");
+        if (k.stages.empty()) s << 1;
+        for (size_t j = 0; j < k.stages.size(); ++j) s << (j ? " x " : "") << k.stages[j].radix;
+        s << (passes.size() > 1 ? ")" : "");
+    }
+    s << " in " << passes.size() << (passes.size() == 1 ? " pass" : " passes");
+    return s.str();
+}
+
+LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
+    const uint64_t n = desc.length();
+    if (!std::has_single_bit(n))
+        throw UnsupportedError("FftDesc.length " + std::to_string(n) +
+                               " is not a power of two; this version transforms powers of two only");
+    if (desc.precision() == Precision::f64)
+        throw UnsupportedError("FftDesc.precision f64 is not supported yet; use f32");
+    if (desc.bytes() > caps.max_storage_buffer_range)
+        throw UnsupportedError("a buffer of " + std::to_string(desc.elements()) + " elements (" +
+                               std::to_string(desc.bytes()) + " bytes) exceeds the device's " +
+                               "maxStorageBufferRange of " +
+                               std::to_string(caps.max_storage_buffer_range) + " bytes");
+    if (desc.elements() >= (uint64_t(1) << 32))
+        throw UnsupportedError("length * batch must be below 2^32 elements, got " +
+                               std::to_string(desc.elements()));
+    if (options.max_pass_length != 0 &&
+        (options.max_pass_length < 2 || !std::has_single_bit(options.max_pass_length)))
+        throw Error("Options.max_pass_length must be 0 or a power of two >= 2, got " +
+                    std::to_string(options.max_pass_length));
+
+    auto cap = [&](uint32_t r) {
+        return options.max_pass_length ? std::min(r, options.max_pass_length) : r;
+    };
+    const uint32_t one_pass = cap(longest_pass(caps, desc.precision(), true));
+    const uint32_t per_pass = cap(longest_pass(caps, desc.precision(), false));
+    if (per_pass < 2 && n > one_pass)
+        throw UnsupportedError("the device's shared memory and workgroup limits fit no multi-pass kernel");
+
+    // Pass radices, largest first, as even as the bits allow.
+    std::vector<uint32_t> radices;
+    const uint32_t bits = log2u(n);
+    if (n <= one_pass) {
+        radices.push_back(static_cast<uint32_t>(n));
+    } else {
+        const uint32_t per = log2u(per_pass);
+        const uint32_t count = (bits + per - 1) / per;
+        for (uint32_t i = 0; i < count; ++i)
+            radices.push_back(1u << (bits / count + (i < bits % count ? 1 : 0)));
+    }
+
+    LogicalPlan out;
+    out.desc = desc;
+    TwiddleTableBuilder table;
+    uint32_t span = 1;
+    for (uint32_t radix : radices) {
+        PassKernel k;
+        k.precision = desc.precision();
+        k.length = static_cast<uint32_t>(n);
+        k.radix = radix;
+        k.span = span;
+        k.points_contiguous = radices.size() == 1;
+        if (!fit_kernel(k, caps))
+            throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
+                                   " fits the device's limits");
+        for (Stage& s : k.stages)
+            if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
+        if (span > 1) table.pass_tables(k);
+
+        Pass p;
+        p.kernel = k;
+        p.columns = desc.batch() * k.columns_per_transform();
+        p.workgroups = (p.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup;
+        const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
+        if (p.workgroups > max_groups)
+            throw UnsupportedError("batch " + std::to_string(desc.batch()) + " needs " +
+                                   std::to_string(p.workgroups) +
+                                   " workgroups, over the device's dispatch limit");
+        out.passes.push_back(std::move(p));
+        span *= radix;
+    }
+    out.twiddles = table.take();
+    out.out_of_place = make_routes(out.passes.size(), Placement::out_of_place);
+    out.in_place = make_routes(out.passes.size(), Placement::in_place);
+    return out;
+}
+
+}  // namespace twiddle

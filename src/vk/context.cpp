@@ -1,0 +1,390 @@
+// Instance and device creation, device selection, capabilities, and the wrapping of a caller's
+// device.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+
+#include "twiddle/context.hpp"
+#include "twiddle/error.hpp"
+#include "vk/check.hpp"
+#include "vk/context_state.hpp"
+#include "vk/disk_cache.hpp"
+
+namespace twiddle {
+
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                VkDebugUtilsMessageTypeFlagsEXT,
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                void* user) {
+    auto* state = static_cast<Context::State*>(user);
+    std::lock_guard lock(state->messages_mutex);
+    state->messages.emplace_back(data && data->pMessage ? data->pMessage : "(no message)");
+    return VK_FALSE;
+}
+
+VkDebugUtilsMessengerCreateInfoEXT messenger_info(Context::State* state) {
+    VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    info.pfnUserCallback = on_debug_message;
+    info.pUserData = state;
+    return info;
+}
+
+bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
+    return v && std::strcmp(v, "1") == 0;
+}
+
+bool layer_available(const char* name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    return std::any_of(layers.begin(), layers.end(),
+                       [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+}
+
+VkInstance create_instance(bool validation, Context::State* state) {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "twiddle";
+    app.pEngineName = "twiddle";
+    app.apiVersion = VK_API_VERSION_1_3;
+    std::vector<const char*> layers, extensions;
+    VkDebugUtilsMessengerCreateInfoEXT debug = messenger_info(state);
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    if (validation) {
+        if (!layer_available(kValidationLayer))
+            throw UnsupportedError(std::string("validation was requested but ") + kValidationLayer +
+                                   " is not installed (Debian: vulkan-validationlayers)");
+        layers.push_back(kValidationLayer);
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        info.pNext = &debug;  // also report problems in instance creation and destruction
+    }
+    info.pApplicationInfo = &app;
+    info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+    info.ppEnabledLayerNames = layers.data();
+    info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    VkInstance instance = VK_NULL_HANDLE;
+    const VkResult r = vkCreateInstance(&info, nullptr, &instance);
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        throw UnsupportedError("no Vulkan driver found (install mesa-vulkan-drivers for lavapipe, "
+                               "or a GPU driver)");
+    vk::check(r, "vkCreateInstance");
+    return instance;
+}
+
+std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
+    uint32_t count = 0;
+    vk::check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+    std::vector<VkPhysicalDevice> out(count);
+    vk::check(vkEnumeratePhysicalDevices(instance, &count, out.data()), "vkEnumeratePhysicalDevices");
+    return out;
+}
+
+bool has_device_extension(VkPhysicalDevice pd, const char* name) {
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> ext(count);
+    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, ext.data());
+    return std::any_of(ext.begin(), ext.end(), [&](const VkExtensionProperties& e) {
+        return std::strcmp(e.extensionName, name) == 0;
+    });
+}
+
+// The compute queue family twiddle uses: one with compute, preferring one with timestamps.
+std::optional<uint32_t> compute_family(VkPhysicalDevice pd) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, families.data());
+    std::optional<uint32_t> best;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+        if (!best || (families[i].timestampValidBits > 0 && families[*best].timestampValidBits == 0))
+            best = i;
+    }
+    return best;
+}
+
+DeviceCaps query_caps(VkPhysicalDevice pd, uint32_t family) {
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    subgroup.pNext = &id;
+    id.pNext = &driver;
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(pd, &props);
+    const auto& p = props.properties;
+    const auto& l = p.limits;
+
+    DeviceCaps c;
+    c.name = p.deviceName;
+    switch (p.deviceType) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: c.type = DeviceType::integrated_gpu; break;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: c.type = DeviceType::discrete_gpu; break;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: c.type = DeviceType::virtual_gpu; break;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: c.type = DeviceType::cpu; break;
+    default: c.type = DeviceType::other; break;
+    }
+    c.vendor_id = p.vendorID;
+    c.device_id = p.deviceID;
+    c.api_version = p.apiVersion;
+    c.driver_version = p.driverVersion;
+    c.driver_name = driver.driverName;
+    c.driver_info = driver.driverInfo;
+    std::memcpy(c.device_uuid.data(), id.deviceUUID, VK_UUID_SIZE);
+    std::memcpy(c.pipeline_cache_uuid.data(), p.pipelineCacheUUID, VK_UUID_SIZE);
+    c.max_shared_memory_bytes = l.maxComputeSharedMemorySize;
+    c.max_workgroup_invocations = l.maxComputeWorkGroupInvocations;
+    for (int i = 0; i < 3; ++i) {
+        c.max_workgroup_size[i] = l.maxComputeWorkGroupSize[i];
+        c.max_workgroup_count[i] = l.maxComputeWorkGroupCount[i];
+    }
+    c.max_storage_buffer_range = l.maxStorageBufferRange;
+    c.min_storage_buffer_offset_alignment = l.minStorageBufferOffsetAlignment;
+    c.max_push_constants_bytes = l.maxPushConstantsSize;
+    c.timestamp_period_ns = l.timestampPeriod;
+
+    VkPhysicalDeviceMemoryProperties mem{};
+    vkGetPhysicalDeviceMemoryProperties(pd, &mem);
+    for (uint32_t i = 0; i < mem.memoryHeapCount; ++i)
+        if (mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            c.device_local_bytes = std::max<uint64_t>(c.device_local_bytes, mem.memoryHeaps[i].size);
+
+    if (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) {
+        c.subgroup_size = subgroup.subgroupSize;
+        const std::pair<VkSubgroupFeatureFlagBits, const char*> ops[] = {
+            {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
+            {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
+            {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
+            {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
+            {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
+            {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative"},
+            {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"},
+            {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"},
+        };
+        for (const auto& [bit, name] : ops)
+            if (subgroup.supportedOperations & bit) c.subgroup_operations.emplace_back(name);
+    }
+
+    VkPhysicalDeviceFeatures features{};
+    vkGetPhysicalDeviceFeatures(pd, &features);
+    c.shader_float64 = features.shaderFloat64 == VK_TRUE;
+
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, families.data());
+    c.timestamps = family < count && families[family].timestampValidBits > 0 && l.timestampPeriod > 0;
+    return c;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    return s;
+}
+
+// The device index ContextOptions::device, TWIDDLE_DEVICE or the default order selects.
+size_t select_device(const std::vector<DeviceCaps>& devices, std::string wanted) {
+    if (devices.empty()) throw UnsupportedError("no Vulkan device found");
+    if (wanted.empty())
+        if (const char* env = std::getenv("TWIDDLE_DEVICE")) wanted = env;
+    if (!wanted.empty()) {
+        if (std::all_of(wanted.begin(), wanted.end(), [](unsigned char ch) { return std::isdigit(ch); })) {
+            const size_t index = std::stoul(wanted);
+            if (index >= devices.size())
+                throw Error("device index " + wanted + " is out of range: there are " +
+                            std::to_string(devices.size()) + " devices");
+            return index;
+        }
+        for (size_t i = 0; i < devices.size(); ++i)
+            if (lower(devices[i].name).find(lower(wanted)) != std::string::npos) return i;
+        throw Error("no Vulkan device name contains '" + wanted + "'");
+    }
+    for (DeviceType t : {DeviceType::discrete_gpu, DeviceType::integrated_gpu})
+        for (size_t i = 0; i < devices.size(); ++i)
+            if (devices[i].type == t) return i;
+    return 0;
+}
+
+std::optional<std::filesystem::path> dump_dir() {
+    const char* env = std::getenv("TWIDDLE_DUMP_SHADERS");
+    if (env && *env) return std::filesystem::path(env);
+    return std::nullopt;
+}
+
+// Common to created and wrapped contexts: capabilities, extension entry points, command pool
+// and kernel cache.
+void finish_state(Context::State& s, const ContextOptions& options) {
+    s.caps = query_caps(s.physical_device, s.queue_family);
+    vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory);
+    s.push_descriptor_set = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+        vkGetDeviceProcAddr(s.device, "vkCmdPushDescriptorSetKHR"));
+    if (!s.push_descriptor_set)
+        throw UnsupportedError("the device lacks " + std::string(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) +
+                               ", which twiddle needs enabled");
+    VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool.queueFamilyIndex = s.queue_family;
+    VkCommandPool handle = VK_NULL_HANDLE;
+    vk::check(vkCreateCommandPool(s.device, &pool, nullptr, &handle), "vkCreateCommandPool");
+    s.command_pool = vk::UniqueCommandPool(s.device, handle);
+    s.kernels = std::make_unique<vk::KernelCache>(
+        s.device, s.caps, vk::DiskCache::resolve(options.disk_cache, options.cache_dir), dump_dir());
+}
+
+}  // namespace
+
+Context::State::~State() {
+    if (device != VK_NULL_HANDLE) vkDeviceWaitIdle(device);
+    if (kernels) kernels->save();
+    kernels.reset();
+    command_pool.reset();
+    if (owns_device && device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
+    if (messenger != VK_NULL_HANDLE) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy) destroy(instance, messenger, nullptr);
+    }
+    if (owns_instance && instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
+}
+
+void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) {
+    std::lock_guard lock(queue_mutex);
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = command_pool.get();
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    vk::check(vkAllocateCommandBuffers(device, &alloc, &cmd), "vkAllocateCommandBuffers");
+    struct Free {
+        VkDevice d;
+        VkCommandPool p;
+        VkCommandBuffer c;
+        ~Free() { vkFreeCommandBuffers(d, p, 1, &c); }
+    } free_cmd{device, command_pool.get(), cmd};
+
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vk::check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    record(cmd);
+    vk::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+
+    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence_handle = VK_NULL_HANDLE;
+    vk::check(vkCreateFence(device, &fence_info, nullptr, &fence_handle), "vkCreateFence");
+    vk::UniqueFence fence(device, fence_handle);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    vk::check(vkQueueSubmit(queue, 1, &submit, fence.get()), "vkQueueSubmit");
+    vk::check(vkWaitForFences(device, 1, &fence_handle, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+}
+
+Context::Context(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+Context::Context(const ContextOptions& options) : state_(std::make_shared<State>()) {
+    State& s = *state_;
+    const bool validation = options.validation.value_or(env_flag("TWIDDLE_VALIDATION"));
+    s.instance = create_instance(validation, &s);
+    s.owns_instance = true;
+    if (validation) {
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(s.instance, "vkCreateDebugUtilsMessengerEXT"));
+        auto info = messenger_info(&s);
+        if (create) vk::check(create(s.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
+    }
+
+    const auto pds = physical_devices(s.instance);
+    std::vector<DeviceCaps> all;
+    for (VkPhysicalDevice pd : pds) all.push_back(query_caps(pd, compute_family(pd).value_or(0)));
+    const size_t index = select_device(all, options.device);
+    s.physical_device = pds[index];
+    const auto family = compute_family(s.physical_device);
+    if (!family) throw UnsupportedError("device '" + all[index].name + "' has no compute queue");
+    s.queue_family = *family;
+    if (!has_device_extension(s.physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+        throw UnsupportedError("device '" + all[index].name + "' lacks " +
+                               VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = s.queue_family;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    VkPhysicalDeviceFeatures features{};
+    features.shaderFloat64 = all[index].shader_float64 ? VK_TRUE : VK_FALSE;
+    const auto extensions = required_device_extensions();
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    info.pEnabledFeatures = &features;
+    vk::check(vkCreateDevice(s.physical_device, &info, nullptr, &s.device), "vkCreateDevice");
+    s.owns_device = true;
+    vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+    finish_state(s, options);
+}
+
+Context Context::wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
+                      uint32_t queue_family, VkQueue queue, const ContextOptions& options) {
+    if (!instance || !physical_device || !device || !queue)
+        throw Error("Context::wrap needs a non-null instance, physical device, device and queue");
+    auto state = std::make_shared<State>();
+    state->instance = instance;
+    state->physical_device = physical_device;
+    state->device = device;
+    state->queue_family = queue_family;
+    state->queue = queue;
+    finish_state(*state, options);
+    return Context(std::move(state));
+}
+
+std::vector<const char*> Context::required_device_extensions() {
+    return {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+}
+
+std::vector<DeviceCaps> Context::list_devices() {
+    State scratch;  // holds the temporary instance; owns it so it is destroyed
+    scratch.instance = create_instance(false, &scratch);
+    scratch.owns_instance = true;
+    std::vector<DeviceCaps> out;
+    for (VkPhysicalDevice pd : physical_devices(scratch.instance))
+        out.push_back(query_caps(pd, compute_family(pd).value_or(0)));
+    return out;
+}
+
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+Context::~Context() = default;
+
+const DeviceCaps& Context::caps() const { return state_->caps; }
+VkInstance Context::instance() const { return state_->instance; }
+VkPhysicalDevice Context::physical_device() const { return state_->physical_device; }
+VkDevice Context::device() const { return state_->device; }
+VkQueue Context::queue() const { return state_->queue; }
+uint32_t Context::queue_family() const { return state_->queue_family; }
+
+void Context::submit(const std::function<void(VkCommandBuffer)>& record) const { state_->submit(record); }
+
+std::vector<std::string> Context::take_validation_messages() const {
+    std::lock_guard lock(state_->messages_mutex);
+    return std::exchange(state_->messages, {});
+}
+
+void Context::save_cache() const {
+    if (state_->kernels) state_->kernels->save();
+}
+
+}  // namespace twiddle

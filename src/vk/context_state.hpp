@@ -1,0 +1,50 @@
+// What a twiddle::Context holds. Plans and buffers keep it alive through a shared_ptr.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "twiddle/caps.hpp"
+#include "twiddle/context.hpp"
+#include "vk/handles.hpp"
+#include "vk/kernel_cache.hpp"
+
+namespace twiddle {
+
+struct Context::State {
+    VkInstance instance = VK_NULL_HANDLE;
+    bool owns_instance = false;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    bool owns_device = false;
+    uint32_t queue_family = 0;
+    VkQueue queue = VK_NULL_HANDLE;
+
+    DeviceCaps caps;
+    VkPhysicalDeviceMemoryProperties memory{};
+    PFN_vkCmdPushDescriptorSetKHR push_descriptor_set = nullptr;
+
+    vk::UniqueCommandPool command_pool;
+    std::mutex queue_mutex;  // guards command_pool and queue
+
+    std::unique_ptr<vk::KernelCache> kernels;
+
+    std::mutex messages_mutex;
+    std::vector<std::string> messages;
+
+    State() = default;
+    State(const State&) = delete;
+    State& operator=(const State&) = delete;
+    ~State();
+
+    // One-time command buffer: record, submit, wait.
+    void submit(const std::function<void(VkCommandBuffer)>& record);
+};
+
+}  // namespace twiddle

@@ -1,0 +1,208 @@
+// twiddle::Plan: a logical plan's kernels and twiddle table on a device, and the recording of its
+// passes with the buffers of one call.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+#include "codegen/pass_kernel.hpp"
+#include "cpu/reference.hpp"
+#include "twiddle/error.hpp"
+#include "twiddle/plan.hpp"
+#include "vk/compute_kernel.hpp"
+#include "vk/context_state.hpp"
+#include "vk/memory.hpp"
+
+namespace twiddle {
+
+struct Plan::Impl {
+    std::shared_ptr<Context::State> state;
+    LogicalPlan logical;
+    vk::AllocatedBuffer twiddles;
+    std::vector<vk::ComputeKernel> kernels;  // one per pass
+
+    mutable std::mutex scratch_mutex;
+    mutable std::optional<vk::AllocatedBuffer> scratch;  // execute()'s, made on first need
+};
+
+namespace {
+
+// The twiddle table rounded to the working precision, uploaded once.
+vk::AllocatedBuffer upload_twiddles(Context::State& s, const LogicalPlan& plan) {
+    const auto values = cpu::twiddle_values(plan.twiddles);
+    std::vector<uint8_t> bytes;
+    if (plan.desc.precision() == Precision::f32) {
+        std::vector<float> f;
+        for (const auto& v : values) f.insert(f.end(), {float(v.real()), float(v.imag())});
+        bytes.assign(reinterpret_cast<uint8_t*>(f.data()), reinterpret_cast<uint8_t*>(f.data() + f.size()));
+    } else {
+        std::vector<double> d;
+        for (const auto& v : values) d.insert(d.end(), {double(v.real()), double(v.imag())});
+        bytes.assign(reinterpret_cast<uint8_t*>(d.data()), reinterpret_cast<uint8_t*>(d.data() + d.size()));
+    }
+    // A binding needs a buffer even when no pass reads a twiddle.
+    bytes.resize(std::max<size_t>(bytes.size(), 16), 0);
+    auto table = vk::allocate_buffer(s, bytes.size(),
+                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                     vk::MemoryKind::device_local);
+    auto staging = vk::allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
+    std::memcpy(staging.mapped, bytes.data(), bytes.size());
+    s.submit([&](VkCommandBuffer cmd) {
+        vk::record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
+    });
+    return table;
+}
+
+bool overlap(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
+    return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
+}
+
+// A view as a descriptor range plus the element offset of the view within it: descriptor
+// offsets must be multiples of minStorageBufferOffsetAlignment, views need not be.
+struct Binding {
+    VkDescriptorBufferInfo info;
+    uint32_t element_offset;
+};
+
+Binding bind(const Context::State& s, const BufferView& v, uint64_t bytes, uint32_t element) {
+    const uint64_t align = std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment);
+    const uint64_t start = v.offset / align * align;
+    return Binding{{v.buffer, start, v.offset - start + bytes},
+                   static_cast<uint32_t>((v.offset - start) / element)};
+}
+
+void check_view(const Context::State& s, const char* name, const BufferView& v, uint64_t bytes,
+                uint32_t element) {
+    const std::string what = std::string("Plan::record: ") + name;
+    if (v.buffer == VK_NULL_HANDLE) throw Error(what + " has no buffer");
+    if (v.size < bytes)
+        throw Error(what + " holds " + std::to_string(v.size) + " bytes; the transform needs " +
+                    std::to_string(bytes));
+    if (v.offset % element != 0)
+        throw Error(what + " offset " + std::to_string(v.offset) + " is not a multiple of the " +
+                    std::to_string(element) + "-byte element");
+    if (!(v.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+        throw Error(what + " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+    const uint64_t align = std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment);
+    const uint64_t range = v.offset % align + bytes;
+    if (range > s.caps.max_storage_buffer_range)
+        throw UnsupportedError(what + " needs a binding of " + std::to_string(range) +
+                               " bytes, over the device's maxStorageBufferRange of " +
+                               std::to_string(s.caps.max_storage_buffer_range));
+}
+
+}  // namespace
+
+Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
+    : impl_(std::make_unique<Impl>()) {
+    Impl& p = *impl_;
+    p.state = context.state();
+    p.logical = plan(desc, context.caps(), options);
+    if (desc.precision() == Precision::f64 && !context.caps().shader_float64)
+        throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
+    p.twiddles = upload_twiddles(*p.state, p.logical);
+    const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
+    for (size_t i = 0; i < p.logical.passes.size(); ++i) {
+        const auto& k = p.logical.passes[i].kernel;
+        const std::string name = "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) +
+                                 "-s" + std::to_string(k.span);
+        p.kernels.emplace_back(*p.state, codegen::generate_pass_kernel(k), name, codegen::kPassBindings,
+                               push_bytes);
+    }
+}
+
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan::~Plan() = default;
+
+const FftDesc& Plan::desc() const { return impl_->logical.desc; }
+const LogicalPlan& Plan::logical() const { return impl_->logical; }
+size_t Plan::passes() const { return impl_->logical.passes.size(); }
+uint64_t Plan::scratch_bytes(Placement placement) const { return impl_->logical.scratch_bytes(placement); }
+
+uint32_t Plan::workgroup_size() const {
+    uint32_t size = 0;
+    for (const auto& pass : impl_->logical.passes) size = std::max(size, pass.kernel.workgroup_size);
+    return size;
+}
+
+void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                  const BufferView& scratch, Direction direction) const {
+    const Impl& p = *impl_;
+    const Context::State& s = *p.state;
+    const FftDesc& desc = p.logical.desc;
+    const uint64_t bytes = desc.bytes();
+    const uint32_t element = complex_bytes(desc.precision());
+    if (cmd == VK_NULL_HANDLE) throw Error("Plan::record: command buffer is null");
+    if (direction != Direction::forward && direction != Direction::inverse)
+        throw Error("Plan::record: direction is not a Direction value");
+    check_view(s, "input", in, bytes, element);
+    check_view(s, "output", out, bytes, element);
+    const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
+    if (!in_place && overlap(in, bytes, out, bytes))
+        throw Error("Plan::record: input and output overlap without being the same range");
+    const Placement placement = in_place ? Placement::in_place : Placement::out_of_place;
+    const uint64_t scratch_bytes = p.logical.scratch_bytes(placement);
+    if (scratch_bytes > 0) {
+        check_view(s, "scratch", scratch, scratch_bytes, element);
+        if (overlap(scratch, scratch_bytes, in, bytes) || overlap(scratch, scratch_bytes, out, bytes))
+            throw Error("Plan::record: scratch overlaps the input or output");
+    }
+
+    const Binding bindings[] = {
+        bind(s, in, bytes, element), bind(s, out, bytes, element),
+        scratch_bytes ? bind(s, scratch, scratch_bytes, element) : Binding{},
+    };
+    auto binding = [&](BufferRole role) { return bindings[static_cast<int>(role)]; };
+    const VkDescriptorBufferInfo table{p.twiddles.buffer.get(), 0, p.twiddles.size};
+    const double scale = scale_factor(desc.normalization(), direction, desc.length());
+    const bool inverse = direction == Direction::inverse;
+    const auto& routes = p.logical.routes(placement);
+    const size_t count = p.logical.passes.size();
+    for (size_t i = 0; i < count; ++i) {
+        const Binding src = binding(routes[i].src), dst = binding(routes[i].dst);
+        codegen::PassParams params;
+        params.src_offset = src.element_offset;
+        params.dst_offset = dst.element_offset;
+        params.columns = static_cast<uint32_t>(p.logical.passes[i].columns);
+        params.load_sign = i == 0 && inverse ? -1.0 : 1.0;
+        if (i + 1 == count) {
+            params.store_re = scale;
+            params.store_im = inverse ? -scale : scale;
+        }
+        const VkDescriptorBufferInfo buffers[] = {src.info, dst.info, table};
+        const auto push = codegen::pack_params(desc.precision(), params);
+        p.kernels[i].dispatch(cmd, buffers, push, p.logical.passes[i].workgroups);
+        if (i + 1 < count) vk::record_compute_barrier(cmd);
+    }
+}
+
+void Plan::execute(const BufferView& in, const BufferView& out, Direction direction) const {
+    const Impl& p = *impl_;
+    const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
+    const uint64_t need = p.logical.scratch_bytes(in_place ? Placement::in_place : Placement::out_of_place);
+    // Check the views before allocating or submitting anything.
+    const uint64_t bytes = p.logical.desc.bytes();
+    const uint32_t element = complex_bytes(p.logical.desc.precision());
+    check_view(*p.state, "input", in, bytes, element);
+    check_view(*p.state, "output", out, bytes, element);
+    BufferView scratch;
+    if (need > 0) {
+        std::lock_guard lock(p.scratch_mutex);
+        if (!p.scratch)
+            p.scratch = vk::allocate_buffer(*p.state, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                            vk::MemoryKind::device_local);
+        scratch = BufferView{p.scratch->buffer.get(), 0, p.scratch->size, p.scratch->usage};
+    }
+    p.state->submit([&](VkCommandBuffer cmd) {
+        vk::record_full_barrier(cmd);
+        record(cmd, in, out, scratch, direction);
+        vk::record_full_barrier(cmd);
+    });
+}
+
+void Plan::execute(const Buffer& in, const Buffer& out, Direction direction) const {
+    execute(in.view(), out.view(), direction);
+}
+
+}  // namespace twiddle

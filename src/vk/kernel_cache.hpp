@@ -1,0 +1,52 @@
+// Kernels from GLSL: SPIR-V compiled once per source and device and kept on disk, plus the
+// driver's VkPipelineCache, also kept on disk. Keys hash the generator version, the device
+// UUID, the driver version and the source.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "twiddle/caps.hpp"
+#include "vk/disk_cache.hpp"
+#include "vk/handles.hpp"
+
+namespace twiddle::vk {
+
+class KernelCache {
+public:
+    // dump_dir: where to write every generated shader (TWIDDLE_DUMP_SHADERS), or nullopt.
+    KernelCache(VkDevice device, const DeviceCaps& caps, std::optional<std::filesystem::path> cache_dir,
+                std::optional<std::filesystem::path> dump_dir);
+
+    // SPIR-V for a compute shader: from disk when a valid entry exists, else compiled and stored.
+    std::vector<uint32_t> spirv(const std::string& glsl, const std::string& name);
+
+    VkPipelineCache pipeline_cache() const { return pipeline_cache_.get(); }
+    // Writes the pipeline cache to disk if it may have grown since it was read.
+    void save();
+
+    // Kernels compiled and kernels found on disk since creation.
+    uint64_t compiled() const { return compiled_; }
+    uint64_t loaded() const { return loaded_; }
+
+private:
+    std::string pipeline_cache_name() const;
+
+    VkDevice device_;
+    DeviceCaps caps_;
+    DiskCache disk_;
+    std::optional<std::filesystem::path> dump_dir_;
+    UniquePipelineCache pipeline_cache_;
+    std::mutex mutex_;
+    bool dirty_ = false;
+    uint64_t compiled_ = 0;
+    uint64_t loaded_ = 0;
+};
+
+}  // namespace twiddle::vk

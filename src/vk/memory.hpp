@@ -1,0 +1,37 @@
+// Buffers with their own memory: device-local storage buffers and host-visible staging.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include "vk/context_state.hpp"
+#include "vk/handles.hpp"
+
+namespace twiddle::vk {
+
+struct AllocatedBuffer {
+    UniqueBuffer buffer;
+    UniqueMemory memory;
+    VkDeviceSize size = 0;
+    VkBufferUsageFlags usage = 0;
+    void* mapped = nullptr;  // host-visible buffers only
+};
+
+enum class MemoryKind {
+    device_local,  // storage buffers the kernels read and write
+    upload,        // host-visible, written by the host
+    readback,      // host-visible, read by the host (cached where the device offers it)
+};
+
+AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBufferUsageFlags usage,
+                                MemoryKind kind);
+
+// A buffer-to-buffer copy, then a barrier that makes it visible to later transfers and compute
+// shaders.
+void record_copy(VkCommandBuffer cmd, VkBuffer src, VkDeviceSize src_offset, VkBuffer dst,
+                 VkDeviceSize dst_offset, VkDeviceSize bytes);
+
+// Orders every earlier compute-shader and transfer write before later compute-shader and
+// transfer reads and writes.
+void record_full_barrier(VkCommandBuffer cmd);
+
+}  // namespace twiddle::vk

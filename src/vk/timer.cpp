@@ -1,0 +1,60 @@
+// twiddle::GpuTimer: timestamp queries in pairs.
+#include "twiddle/timer.hpp"
+
+#include "twiddle/error.hpp"
+#include "vk/check.hpp"
+#include "vk/context_state.hpp"
+
+namespace twiddle {
+
+struct GpuTimer::Impl {
+    std::shared_ptr<Context::State> state;
+    vk::UniqueQueryPool pool;
+    uint32_t intervals = 0;
+};
+
+GpuTimer::GpuTimer(const Context& context, uint32_t intervals) : impl_(std::make_unique<Impl>()) {
+    if (!context.caps().timestamps) throw UnsupportedError("the device's compute queue has no timestamps");
+    if (intervals == 0) throw Error("GpuTimer needs at least one interval");
+    impl_->state = context.state();
+    impl_->intervals = intervals;
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2 * intervals;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    vk::check(vkCreateQueryPool(context.device(), &info, nullptr, &pool), "vkCreateQueryPool");
+    impl_->pool = vk::UniqueQueryPool(context.device(), pool);
+}
+
+GpuTimer::GpuTimer(GpuTimer&&) noexcept = default;
+GpuTimer& GpuTimer::operator=(GpuTimer&&) noexcept = default;
+GpuTimer::~GpuTimer() = default;
+
+void GpuTimer::reset(VkCommandBuffer cmd) const {
+    vkCmdResetQueryPool(cmd, impl_->pool.get(), 0, 2 * impl_->intervals);
+}
+
+void GpuTimer::begin(VkCommandBuffer cmd, uint32_t interval) const {
+    if (interval >= impl_->intervals) throw Error("GpuTimer interval out of range");
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, impl_->pool.get(), 2 * interval);
+}
+
+void GpuTimer::end(VkCommandBuffer cmd, uint32_t interval) const {
+    if (interval >= impl_->intervals) throw Error("GpuTimer interval out of range");
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl_->pool.get(), 2 * interval + 1);
+}
+
+std::vector<double> GpuTimer::read_ms() const {
+    std::vector<uint64_t> ticks(2 * impl_->intervals);
+    vk::check(vkGetQueryPoolResults(impl_->state->device, impl_->pool.get(), 0, 2 * impl_->intervals,
+                                    ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults");
+    std::vector<double> out;
+    const double ns = impl_->state->caps.timestamp_period_ns;
+    for (uint32_t i = 0; i < impl_->intervals; ++i)
+        out.push_back(static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) * ns * 1e-6);
+    return out;
+}
+
+}  // namespace twiddle

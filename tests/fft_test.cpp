@@ -1,0 +1,111 @@
+// Batched 1D complex transforms on the device against the long-double reference: every power of
+// two up to 2^22, both directions, in place and out of place, every element written, nothing
+// written past the output.
+#include <algorithm>
+#include <cstring>
+
+#include "cpu/reference.hpp"
+#include "device_test.hpp"
+
+namespace twiddle {
+namespace {
+
+using testing::DeviceTest;
+using testing::kPoison;
+
+constexpr double kBound = 5e-7;       // relative L2 against the reference, f32
+constexpr double kRoundTrip = 1e-6;   // forward then inverse against the input
+constexpr uint64_t kGuardBytes = 256; // poisoned bytes past the output that must stay poisoned
+
+struct Case {
+    uint32_t bits;
+    Placement placement;
+};
+
+class PowerOfTwo : public DeviceTest, public ::testing::WithParamInterface<Case> {};
+
+// Random batch for 2^bits points, keeping the whole problem near 2^20 elements at most.
+uint64_t batch_for(uint32_t bits, std::mt19937& gen) {
+    const uint64_t most = std::max<uint64_t>(1, (uint64_t(1) << 20) >> bits);
+    return std::uniform_int_distribution<uint64_t>(1, std::min<uint64_t>(most, 300))(gen);
+}
+
+TEST_P(PowerOfTwo, MatchesReferenceBothDirections) {
+    const auto [bits, placement] = GetParam();
+    std::mt19937 gen(1234 + bits * 2 + (placement == Placement::in_place));
+    const uint64_t n = uint64_t(1) << bits, batch = batch_for(bits, gen);
+    Context& ctx = testing::device();
+    const Plan plan(ctx, FftDesc(n, batch));
+    SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
+                 std::string(to_string(placement)));
+    const uint64_t bytes = plan.desc().bytes();
+
+    Buffer in(ctx, bytes), out(ctx, bytes + kGuardBytes);
+    for (Direction dir : {Direction::forward, Direction::inverse}) {
+        const auto x = testing::random_complex(n * batch, gen());
+        std::vector<std::complex<double>> want(n * batch);
+        cpu::reference_dft(testing::widen(x), want, n, batch, dir);
+        if (dir == Direction::inverse)
+            for (auto& v : want) v /= static_cast<double>(n);
+
+        out.fill(kPoison);
+        std::vector<std::complex<float>> got(n * batch);
+        if (placement == Placement::in_place) {
+            out.upload(x.data(), bytes);
+            plan.execute(out.view(0, bytes), out.view(0, bytes), dir);
+        } else {
+            in.upload(x.data(), bytes);
+            plan.execute(in.view(), out.view(0, bytes), dir);
+            // The input of an out-of-place transform is left as it was.
+            std::vector<std::complex<float>> after(n * batch);
+            in.download(after.data(), bytes);
+            EXPECT_TRUE(std::equal(after.begin(), after.end(), x.begin())) << "input was modified";
+        }
+        std::vector<uint8_t> raw(bytes + kGuardBytes);
+        out.download(raw.data(), raw.size());
+        std::memcpy(got.data(), raw.data(), bytes);
+        EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
+        EXPECT_EQ(testing::poisoned_words(raw.data() + bytes, kGuardBytes), kGuardBytes / 4)
+            << "written past the output";
+        const double err = cpu::relative_l2(got, want);
+        EXPECT_LE(err, kBound) << to_string(dir);
+    }
+}
+
+TEST_P(PowerOfTwo, RoundTrip) {
+    const auto [bits, placement] = GetParam();
+    std::mt19937 gen(99 + bits);
+    const uint64_t n = uint64_t(1) << bits, batch = batch_for(bits, gen);
+    Context& ctx = testing::device();
+    const Plan plan(ctx, FftDesc(n, batch));
+    const uint64_t bytes = plan.desc().bytes();
+    const auto x = testing::random_complex(n * batch, gen());
+    Buffer a(ctx, bytes), b(ctx, bytes);
+    a.upload(x.data(), bytes);
+    if (placement == Placement::in_place) {
+        plan.execute(a, a, Direction::forward);
+        plan.execute(a, a, Direction::inverse);
+    } else {
+        plan.execute(a, b, Direction::forward);
+        plan.execute(b, a, Direction::inverse);
+    }
+    std::vector<std::complex<float>> back(n * batch);
+    a.download(back.data(), bytes);
+    EXPECT_LE(cpu::relative_l2(back, testing::widen(x)), kRoundTrip);
+}
+
+std::vector<Case> all_cases() {
+    std::vector<Case> out;
+    for (uint32_t bits = 0; bits <= 22; ++bits)
+        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({bits, p});
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, PowerOfTwo, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                             return "N" + std::to_string(uint64_t(1) << info.param.bits) + "_" +
+                                    std::string(to_string(info.param.placement));
+                         });
+
+}  // namespace
+}  // namespace twiddle
