@@ -1,0 +1,6 @@
+// Placeholder: twiddle bench (being written).
+#include "commands.hpp"
+
+namespace twiddle::cli {
+void add_bench_command(CLI::App&) {}
+}  // namespace twiddle::cli

@@ -1,0 +1,119 @@
+// twiddle info: devices, the chosen one's limits, and optionally the plan for a length.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "twiddle/twiddle.hpp"
+
+namespace twiddle::cli {
+
+namespace {
+
+std::string uuid_string(const std::array<uint8_t, 16>& u) {
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    for (size_t i = 0; i < u.size(); ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+        s += digits[u[i] >> 4];
+        s += digits[u[i] & 15];
+    }
+    return s;
+}
+
+std::string version_string(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+nlohmann::json device_json(const DeviceCaps& c) {
+    return {{"name", c.name},
+            {"type", to_string(c.type)},
+            {"vendor_id", c.vendor_id},
+            {"device_id", c.device_id},
+            {"api_version", version_string(c.api_version)},
+            {"driver", c.driver_name},
+            {"driver_info", c.driver_info},
+            {"driver_version", c.driver_version},
+            {"uuid", uuid_string(c.device_uuid)}};
+}
+
+nlohmann::json limits_json(const DeviceCaps& c) {
+    return {{"shared_memory_bytes", c.max_shared_memory_bytes},
+            {"workgroup_invocations", c.max_workgroup_invocations},
+            {"workgroup_size", c.max_workgroup_size},
+            {"workgroup_count", c.max_workgroup_count},
+            {"storage_buffer_range", c.max_storage_buffer_range},
+            {"storage_buffer_offset_alignment", c.min_storage_buffer_offset_alignment},
+            {"push_constants_bytes", c.max_push_constants_bytes},
+            {"device_local_bytes", c.device_local_bytes},
+            {"subgroup_size", c.subgroup_size},
+            {"subgroup_operations", c.subgroup_operations},
+            {"shader_float64", c.shader_float64},
+            {"timestamps", c.timestamps},
+            {"timestamp_period_ns", c.timestamp_period_ns}};
+}
+
+nlohmann::json plan_json(const LogicalPlan& p) {
+    nlohmann::json passes = nlohmann::json::array();
+    for (const Pass& pass : p.passes) {
+        const PassKernel& k = pass.kernel;
+        std::vector<uint32_t> radices;
+        for (const Stage& s : k.stages) radices.push_back(s.radix);
+        passes.push_back({{"radix", k.radix},
+                          {"stages", radices},
+                          {"span", k.span},
+                          {"points_per_invocation", k.points_per_thread},
+                          {"columns_per_workgroup", k.columns_per_workgroup},
+                          {"workgroup_size", k.workgroup_size},
+                          {"workgroups", pass.workgroups},
+                          {"shared_bytes", k.shared_bytes},
+                          {"staged_load", k.staged_load},
+                          {"staged_store", k.staged_store}});
+    }
+    return {{"length", p.desc.length()},
+            {"batch", p.desc.batch()},
+            {"precision", to_string(p.desc.precision())},
+            {"summary", p.summary()},
+            {"passes", passes},
+            {"scratch_bytes",
+             {{"out_of_place", p.scratch_bytes(Placement::out_of_place)},
+              {"in_place", p.scratch_bytes(Placement::in_place)}}}};
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand("info", "Print the Vulkan devices, the chosen one's limits and, with --n, a plan (JSON)");
+    struct Args {
+        uint64_t n = 0;
+        uint64_t batch = 1;
+        uint32_t max_pass = 0;
+    };
+    auto args = std::make_shared<Args>();
+    cmd->add_option("--n", args->n, "Transform length to plan");
+    cmd->add_option("--batch", args->batch, "Transforms in the batch (with --n)")->check(CLI::PositiveNumber);
+    cmd->add_option("--max-pass-length", args->max_pass, "Longest pass the planner may use (0: device limit)");
+    cmd->callback([args] {
+        const auto devices = Context::list_devices();
+        const Context ctx;
+        nlohmann::json out;
+        out["version"] = TWIDDLE_VERSION_STRING;
+        out["devices"] = nlohmann::json::array();
+        for (size_t i = 0; i < devices.size(); ++i) {
+            auto d = device_json(devices[i]);
+            d["index"] = i;
+            out["devices"].push_back(d);
+            if (devices[i].device_uuid == ctx.caps().device_uuid) out["chosen"] = i;
+        }
+        out["device"] = device_json(ctx.caps());
+        out["limits"] = limits_json(ctx.caps());
+        if (args->n > 0) {
+            Options options;
+            options.max_pass_length = args->max_pass;
+            out["plan"] = plan_json(plan(FftDesc(args->n, args->batch), ctx.caps(), options));
+        }
+        std::cout << out.dump(2) << "\n";
+    });
+}
+
+}  // namespace twiddle::cli

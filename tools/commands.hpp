@@ -1,0 +1,13 @@
+// The twiddle command-line tool's subcommands. Each adds itself to the app; its callback does
+// the work and throws on failure (main prints one line and exits non-zero).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace twiddle::cli {
+
+void add_info_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_fft_command(CLI::App& app);
+
+}  // namespace twiddle::cli

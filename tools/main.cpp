@@ -1,0 +1,33 @@
+// twiddle: fast Fourier transforms on GPUs through Vulkan compute.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "commands.hpp"
+#include "twiddle/version.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"twiddle: fast Fourier transforms on GPUs through Vulkan compute"};
+    app.set_version_flag("--version", TWIDDLE_VERSION_STRING);
+    app.require_subcommand(1);
+    twiddle::cli::add_info_command(app);
+    twiddle::cli::add_fft_command(app);
+    twiddle::cli::add_bench_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // One line, not CLI11's usage dump: scripts read stderr.
+        std::fprintf(stderr, "twiddle: %s (see --help)\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "twiddle: error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,2 @@
+// Placeholder: the .npy reader and writer (being written).
+#pragma once
