@@ -1,6 +1,225 @@
-// Placeholder: twiddle bench (being written).
+// twiddle bench: throughput of batched 1D transforms against a copy kernel on the same device,
+// each case gated on its accuracy against the long-double reference.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "codegen/pass_kernel.hpp"
 #include "commands.hpp"
+#include "cpu/reference.hpp"
+#include "twiddle/twiddle.hpp"
+#include "vk/compute_kernel.hpp"
+#include "vk/context_state.hpp"
+#include "vk/memory.hpp"
 
 namespace twiddle::cli {
-void add_bench_command(CLI::App&) {}
+
+namespace {
+
+struct BenchArgs {
+    bool quick = false;
+    uint32_t total_log2 = 26;  // complex values per case
+    uint32_t min_log2 = 3, max_log2 = 24;
+    std::vector<uint64_t> lengths;  // overrides the sweep
+    uint32_t reps = 20;
+    double max_error = 5e-7;
+    bool kernel_stats = false;
+    Options options;
+    std::string out;
+};
+
+struct Row {
+    uint64_t n = 0, batch = 0;
+    size_t passes = 0;
+    double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
+    std::string status;  // "ok", or why the case was not timed
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// Times `record` reps times in one submission, with a barrier before each interval, and returns
+// the median milliseconds.
+double time_median(const Context& ctx, uint32_t reps, const std::function<void(VkCommandBuffer)>& record) {
+    ctx.submit(record);  // warm-up: first-use costs stay out of the numbers
+    GpuTimer timer(ctx, reps);
+    ctx.submit([&](VkCommandBuffer cmd) {
+        timer.reset(cmd);
+        for (uint32_t r = 0; r < reps; ++r) {
+            vk::record_full_barrier(cmd);
+            timer.begin(cmd, r);
+            record(cmd);
+            timer.end(cmd, r);
+        }
+    });
+    return median(timer.read_ms());
+}
+
+// Bandwidth of a plain copy of `bytes` (read + written), the yardstick of every case.
+double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps) {
+    constexpr uint32_t kWorkgroup = 256;
+    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup), "copy", 2, 4);
+    Buffer src(ctx, bytes), dst(ctx, bytes);
+    src.fill(0x3f800000u);
+    const uint32_t words = static_cast<uint32_t>(bytes / 16);
+    const VkDescriptorBufferInfo buffers[] = {{src.handle(), 0, bytes}, {dst.handle(), 0, bytes}};
+    std::vector<uint8_t> push(4);
+    std::memcpy(push.data(), &words, 4);
+    const double ms = time_median(ctx, reps, [&](VkCommandBuffer cmd) {
+        copy.dispatch(cmd, buffers, push, (words + kWorkgroup - 1) / kWorkgroup);
+    });
+    return 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
+}
+
+Row run_case(const Context& ctx, uint64_t n, const BenchArgs& a, double copy) {
+    Row row;
+    row.n = n;
+    row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
+    const Plan plan(ctx, FftDesc(n, row.batch), a.options);
+    row.passes = plan.passes();
+    if (a.kernel_stats) {
+        const auto stats = plan.kernel_statistics();
+        for (size_t p = 0; p < stats.size(); ++p) {
+            std::printf("N=%llu pass %zu:", static_cast<unsigned long long>(n), p);
+            for (const auto& [name, value] : stats[p]) std::printf(" [%s: %s]", name.c_str(), value.c_str());
+            std::printf("\n");
+        }
+    }
+    const uint64_t bytes = plan.desc().bytes();
+    Buffer in(ctx, bytes), out(ctx, bytes);
+    std::optional<Buffer> scratch;
+    if (uint64_t s = plan.scratch_bytes(Placement::out_of_place)) scratch.emplace(ctx, s);
+    const BufferView scratch_view = scratch ? scratch->view() : BufferView{};
+
+    // Random input; accuracy from the first rows (at most 2^16 values) against the reference.
+    std::mt19937 gen(static_cast<uint32_t>(n));
+    std::uniform_real_distribution<float> dist(-1, 1);
+    std::vector<std::complex<float>> x(n * row.batch);
+    for (auto& v : x) v = {dist(gen), dist(gen)};
+    in.upload(x.data(), bytes);
+    const uint64_t rows = std::clamp<uint64_t>((uint64_t(1) << 16) / n, 1, row.batch);
+    std::vector<std::complex<double>> want(rows * n);
+    cpu::reference_dft(std::vector<std::complex<double>>(x.begin(), x.begin() + long(rows * n)), want, n, rows,
+                       Direction::forward);
+    plan.execute(in.view(), out.view(), Direction::forward);
+    std::vector<std::complex<float>> got(rows * n);
+    out.download(got.data(), got.size() * sizeof got[0]);
+    row.rel_l2 = cpu::relative_l2(got, want);
+    if (!(row.rel_l2 <= a.max_error)) {
+        row.status = "failed: error over bound";
+        return row;
+    }
+    row.ms = time_median(ctx, a.reps, [&](VkCommandBuffer cmd) {
+        plan.record(cmd, in.view(), out.view(), scratch_view, Direction::forward);
+    });
+    row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
+    row.copy_fraction = row.gbps / copy;
+    row.status = "ok";
+    return row;
+}
+
+void write_results(const std::string& path, const std::vector<Row>& rows, const DeviceCaps& caps, double copy) {
+    std::ofstream f(path);
+    if (!f) throw Error("bench: cannot write " + path);
+    const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
+    if (json) {
+        nlohmann::json j;
+        j["device"] = caps.name;
+        j["driver"] = caps.driver_name + " " + caps.driver_info;
+        j["copy_gbps"] = copy;
+        j["cases"] = nlohmann::json::array();
+        for (const Row& r : rows)
+            j["cases"].push_back({{"n", r.n}, {"batch", r.batch}, {"passes", r.passes}, {"ms", r.ms},
+                                  {"gbps", r.gbps}, {"copy_fraction", r.copy_fraction},
+                                  {"rel_l2", r.rel_l2}, {"status", r.status}});
+        f << j.dump(2) << "\n";
+    } else {
+        f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status\n";
+        f << "copy,0,0,0,0," << copy << ",1,0,ok\n";
+        for (const Row& r : rows)
+            f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
+              << r.copy_fraction << "," << r.rel_l2 << "," << r.status << "\n";
+    }
+    if (!f) throw Error("bench: writing " + path + " failed");
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand("bench", "Time batched 1D complex transforms against a copy kernel");
+    auto a = std::make_shared<BenchArgs>();
+    cmd->add_flag("--quick", a->quick, "A small sweep for CPUs (2^16 values per case, N up to 4096)");
+    cmd->add_option("--total", a->total_log2, "log2 of the complex values per case (default 26)")
+        ->check(CLI::Range(4, 29));
+    cmd->add_option("--min", a->min_log2, "log2 of the shortest length (default 3)")->check(CLI::Range(0, 28));
+    cmd->add_option("--max", a->max_log2, "log2 of the longest length (default 24)")->check(CLI::Range(0, 28));
+    cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")->delimiter(',');
+    cmd->add_option("--reps", a->reps, "Timed repetitions per case, median reported (default 20)")
+        ->check(CLI::Range(5, 10000));
+    cmd->add_option("--max-error", a->max_error, "Relative L2 error over which a case fails (default 5e-7)");
+    cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
+    cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
+    cmd->add_option("--max-pass-length", a->options.max_pass_length, "Planner: longest pass (0: device limit)");
+    cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-16 (0: 16)");
+    cmd->add_option("--workgroup", a->options.workgroup_size, "Planner: one-pass workgroup size (0: auto)");
+    cmd->add_option("--columns", a->options.columns_per_workgroup, "Planner: multi-pass columns per workgroup");
+    cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes");
+    cmd->callback([a] {
+        BenchArgs& args = *a;
+        if (args.quick) {
+            args.total_log2 = std::min<uint32_t>(args.total_log2, 16);
+            args.max_log2 = std::min<uint32_t>(args.max_log2, 12);
+            args.reps = std::min<uint32_t>(args.reps, 5);
+        }
+        std::vector<uint64_t> lengths = args.lengths;
+        if (lengths.empty())
+            for (uint32_t b = args.min_log2; b <= args.max_log2 && b <= args.total_log2; ++b)
+                lengths.push_back(uint64_t(1) << b);
+
+        ContextOptions options;
+        if (args.kernel_stats) options.kernel_statistics = true;
+        const Context ctx(options);
+        const uint64_t total = uint64_t(1) << args.total_log2;
+        const double copy = copy_gbps(ctx, total * 8, args.reps);
+        std::printf("device: %s (%s %s)\n", ctx.caps().name.c_str(), ctx.caps().driver_name.c_str(),
+                    ctx.caps().driver_info.c_str());
+        std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
+                    static_cast<unsigned long long>(2 * total * 8));
+        const bool tty = ::isatty(STDERR_FILENO);
+        std::vector<Row> rows;
+        for (size_t i = 0; i < lengths.size(); ++i) {
+            if (tty) std::fprintf(stderr, "\r[%zu/%zu] N = %llu ...   ", i + 1, lengths.size(),
+                                  static_cast<unsigned long long>(lengths[i]));
+            try {
+                rows.push_back(run_case(ctx, lengths[i], args, copy));
+            } catch (const UnsupportedError& e) {
+                Row r;
+                r.n = lengths[i];
+                r.status = std::string("unsupported: ") + e.what();
+                rows.push_back(r);
+            }
+        }
+        if (tty) std::fprintf(stderr, "\r%60s\r", "");
+        std::printf("%10s %10s %6s %10s %10s %6s %10s  %s\n", "N", "batch", "passes", "ms", "GB/s", "copy",
+                    "rel_l2", "status");
+        for (const Row& r : rows)
+            std::printf("%10llu %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s\n", static_cast<unsigned long long>(r.n),
+                        static_cast<unsigned long long>(r.batch), r.passes, r.ms, r.gbps, 100 * r.copy_fraction,
+                        r.rel_l2, r.status.c_str());
+        if (!args.out.empty()) write_results(args.out, rows, ctx.caps(), copy);
+        const bool failed = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
+            return r.status.rfind("failed", 0) == 0;
+        });
+        if (failed) throw Error("bench: a case failed its accuracy gate");
+    });
+}
+
 }  // namespace twiddle::cli

@@ -15,7 +15,7 @@ enum class DeviceType { other, integrated_gpu, discrete_gpu, virtual_gpu, cpu };
 
 TWIDDLE_API std::string_view to_string(DeviceType t);
 
-struct DeviceCaps {
+struct TWIDDLE_API DeviceCaps {
     std::string name;
     DeviceType type = DeviceType::other;
     uint32_t vendor_id = 0;

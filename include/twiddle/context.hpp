@@ -30,6 +30,10 @@ struct ContextOptions {
     // Where the disk cache lives. Unset: TWIDDLE_CACHE_DIR, else $XDG_CACHE_HOME/twiddle, else
     // $HOME/.cache/twiddle.
     std::optional<std::filesystem::path> cache_dir;
+    // Asks the driver for statistics of every kernel it compiles (registers, spills, shared
+    // memory; see Plan::kernel_statistics), where it offers VK_KHR_pipeline_executable_properties.
+    // For tuning. Unset: on when TWIDDLE_KERNEL_STATS is 1.
+    std::optional<bool> kernel_statistics;
 };
 
 class TWIDDLE_API Context {
@@ -38,10 +42,13 @@ public:
     explicit Context(const ContextOptions& options = {});
 
     // Wraps a device the caller created and keeps owning; twiddle destroys none of these
-    // handles. The device must have been created with the extensions in
-    // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller
-    // keeps `queue` externally synchronized: twiddle submits to it only from execute() and
-    // Buffer uploads and downloads.
+    // handles (destroying the context waits for the device to be idle). The device must have
+    // been created with the extensions in required_device_extensions() and, for f64 plans, the
+    // shaderFloat64 feature. The caller keeps `queue` externally synchronized against twiddle's
+    // own submissions, which happen in Plan construction (twiddle table upload),
+    // Plan::execute(), Buffer upload/download/fill and Context::submit(); Plan::record() never
+    // submits. The options' validation and kernel_statistics do not apply: they are properties
+    // of the caller's instance and device.
     static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
                         uint32_t queue_family, VkQueue queue, const ContextOptions& options = {});
 

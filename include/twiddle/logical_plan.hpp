@@ -22,6 +22,15 @@ struct Options {
     // device's shared memory and workgroup limits allow. Smaller values force more passes, for
     // tests and tuning.
     uint32_t max_pass_length = 0;
+    // Tuning: the most points one invocation holds in registers, which is also the largest
+    // butterfly (2, 4, 8 or 16). 0: 16.
+    uint32_t max_radix = 0;
+    // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
+    // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.
+    uint32_t workgroup_size = 0;
+    uint32_t columns_per_workgroup = 0;
+    // Tuning: the shared memory a workgroup may use, in bytes. 0: the device's limit.
+    uint32_t max_shared_memory = 0;
 };
 
 // One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
@@ -38,7 +47,8 @@ struct Stage {
     uint32_t radix;
     uint32_t span;
     // Offset in the twiddle table of this stage's factors W_{span*radix}^{j*m}, stored at
-    // [j * (radix - 1) + m - 1] for j < span, 1 <= m < radix. Unused when span == 1.
+    // [(m - 1) * span + j] for j < span, 1 <= m < radix, so that invocations doing neighbouring
+    // butterflies read neighbouring entries. Unused when span == 1.
     uint32_t twiddle_offset = 0;
 };
 
@@ -73,8 +83,14 @@ struct PassKernel {
     uint32_t exchange_rounds = 1;
     uint32_t shared_bytes = 0;
 
-    // Pass twiddles W_{span*radix}^e, for span > 1, from two tables: e = (hi << fine_bits) + lo,
-    // W^e = coarse[hi] * fine[lo].
+    // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1, as a
+    // product of three table entries that keep every read coalesced or uniform across a
+    // workgroup: with j = j_hi + j_lo, j_lo = j mod lane_columns, and e = j_hi * r,
+    //   W^{j*r} = coarse[e >> fine_bits] * fine[e mod 2^fine_bits] * lanes[r * lane_columns + j_lo].
+    // Neighbouring invocations take neighbouring columns: they share e and read neighbouring
+    // `lanes` entries.
+    uint32_t lane_columns = 0;
+    uint32_t lane_offset = 0;
     uint32_t fine_bits = 0;
     uint32_t fine_offset = 0;
     uint32_t coarse_offset = 0;
@@ -95,7 +111,7 @@ struct Route {
     BufferRole dst;
 };
 
-struct LogicalPlan {
+struct TWIDDLE_API LogicalPlan {
     FftDesc desc{1};
     std::vector<Pass> passes;
     std::vector<TwiddleEntry> twiddles;

@@ -5,6 +5,9 @@
 #include <vulkan/vulkan.h>
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "twiddle/buffer.hpp"
 #include "twiddle/context.hpp"
@@ -30,6 +33,9 @@ public:
     uint64_t scratch_bytes(Placement placement) const;
     // The largest workgroup any pass dispatches, in invocations.
     uint32_t workgroup_size() const;
+    // Per pass, the driver's statistics of its kernel as (name, value) pairs: registers, spills
+    // and the like. Empty unless the context captures them (ContextOptions::kernel_statistics).
+    std::vector<std::vector<std::pair<std::string, std::string>>> kernel_statistics() const;
 
     // Appends the transform's dispatches, with barriers between passes, to `cmd`; never submits.
     // `in` and `out` hold desc().bytes() each and are either the same range (in place) or

@@ -175,14 +175,17 @@ std::string generate_pass_kernel(const PassKernel& k) {
     }
     for (uint32_t r = 0; r < P; ++r) w.line(v[r] + ".y *= params.load_sign;");
 
-    // Pass twiddles W_{S R}^{jj * point}.
+    // Pass twiddles W_{S R}^{jj * point} (see PassKernel::lane_columns).
     if (S > 1) {
         const uint32_t mask = (1u << k.fine_bits) - 1;
+        w.line("uint j_lo = jj % " + u(k.lane_columns) + ";");
+        w.line("uint j_hi = jj - j_lo;");
         for (uint32_t r = 0; r < P; ++r) {
-            const std::string e = "e" + std::to_string(r);
-            w.line("uint " + e + " = jj * (i + " + u(r * TPC) + ");");
-            w.line(v[r] + " = cmul(" + v[r] + ", cmul(tw[" + u(k.coarse_offset) + " + (" + e + " >> " +
-                   u(k.fine_bits) + ")], tw[" + u(k.fine_offset) + " + (" + e + " & " + u(mask) + ")]));");
+            const std::string point = "(i + " + u(r * TPC) + ")", e = "e" + std::to_string(r);
+            w.line("uint " + e + " = j_hi * " + point + ";");
+            w.line(v[r] + " = cmul(" + v[r] + ", cmul(cmul(tw[" + u(k.coarse_offset) + " + (" + e + " >> " +
+                   u(k.fine_bits) + ")], tw[" + u(k.fine_offset) + " + (" + e + " & " + u(mask) + ")]), tw[" +
+                   u(k.lane_offset) + " + " + point + " * " + u(k.lane_columns) + " + j_lo]));");
         }
     }
 
@@ -202,8 +205,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
             for (uint32_t m = 0; m < r; ++m) regs.push_back(v[m * groups + g]);
             if (ns > 1)
                 for (uint32_t m = 1; m < r; ++m)
-                    w.line(regs[m] + " = cmul(" + regs[m] + ", tw[" + u(st.twiddle_offset + m - 1) +
-                           " + " + j + " * " + u(r - 1) + "]);");
+                    w.line(regs[m] + " = cmul(" + regs[m] + ", tw[" + u(st.twiddle_offset + (m - 1) * ns) +
+                           " + " + j + "]);");
             const auto res = emit_dft(w, regs, k.precision, temps);
             if (last) {
                 // ns * r == R: output m of butterfly q lands at q + m * ns = i + (g + m * groups) * TPC.

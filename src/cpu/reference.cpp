@@ -104,9 +104,10 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
             for (uint64_t r = 0; r < R; ++r) {
                 col[r] = src[b * n + t + r * T];
                 if (span > 1) {
-                    const uint64_t e = jj * r;
+                    const uint64_t j_lo = jj % k.lane_columns, e = (jj - j_lo) * r;
                     const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
-                    col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo];
+                    col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo] *
+                              tw[k.lane_offset + r * k.lane_columns + j_lo];
                 }
             }
             // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
@@ -119,7 +120,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                         cld acc = 0;
                         for (uint64_t mp = 0; mp < r; ++mp) {
                             cld x = col[q + mp * stride];
-                            if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + j * (r - 1) + mp - 1];
+                            if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + (mp - 1) * ns + j];
                             acc += x * unit_root(mp * m, r);
                         }
                         next[(q - j) * r + j + m * ns] = acc;

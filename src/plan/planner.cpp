@@ -13,7 +13,7 @@ namespace twiddle {
 
 namespace {
 
-constexpr uint32_t kMaxRadix = 16;  // largest butterfly held in registers
+constexpr uint32_t kMaxRadix = 16;  // largest butterfly held in registers (default)
 // Invocations a one-pass workgroup aims for when its columns are short.
 constexpr uint32_t kTargetWorkgroup = 256;
 // Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
@@ -30,28 +30,35 @@ uint32_t log2u(uint64_t x) { return static_cast<uint32_t>(std::bit_width(x) - 1)
 // generator's `padded()`.
 uint64_t padded_words(uint64_t points) { return points + points / 32; }
 
-// Stage radices for an R-point pass: the remainder radix first, then 16s.
-std::vector<uint32_t> stage_radices(uint32_t radix) {
+// Stage radices for an R-point pass: the remainder radix first, then `largest`s.
+std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
     std::vector<uint32_t> out;
     if (radix == 1) return out;
-    uint32_t bits = log2u(radix);
-    if (bits % 4 != 0) out.push_back(1u << (bits % 4));
-    for (uint32_t i = 0; i < bits / 4; ++i) out.push_back(kMaxRadix);
+    const uint32_t bits = log2u(radix), step = log2u(largest);
+    if (bits % step != 0) out.push_back(1u << (bits % step));
+    for (uint32_t i = 0; i < bits / step; ++i) out.push_back(largest);
     return out;
 }
 
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
 // geometry fits the device.
-bool fit_kernel(PassKernel& k, const DeviceCaps& caps) {
-    const uint32_t ppt = std::min(k.radix, kMaxRadix);
+bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
+    const uint32_t largest = options.max_radix ? options.max_radix : kMaxRadix;
+    const uint32_t ppt = std::min(k.radix, largest);
     const uint32_t threads_per_column = k.radix / ppt;
     const uint32_t max_threads =
         std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
     const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
+    const uint32_t shared_limit = options.max_shared_memory
+                                      ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
+                                      : caps.max_shared_memory_bytes;
 
     std::vector<uint32_t> blocks;
     if (k.points_contiguous)
-        blocks.push_back(std::max(1u, kTargetWorkgroup / threads_per_column));
+        blocks.push_back(std::max(1u, (options.workgroup_size ? options.workgroup_size : kTargetWorkgroup) /
+                                          threads_per_column));
+    else if (options.columns_per_workgroup)
+        blocks.push_back(options.columns_per_workgroup);
     else
         blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
 
@@ -62,16 +69,16 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps) {
             k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
         const bool staged_load = short_columns;
         const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
-        const auto stages = stage_radices(k.radix);
+        const auto stages = stage_radices(k.radix, largest);
         const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         const uint64_t words = exchanges ? padded_words(uint64_t(block) * k.radix) : 0;
         // Both components in one round if they fit, else one component at a time.
         uint32_t rounds = 1;
         uint64_t shared = 2 * words * word;
-        if (shared > caps.max_shared_memory_bytes) {
+        if (shared > shared_limit) {
             rounds = 2;
             shared = words * word;
-            if (shared > caps.max_shared_memory_bytes) continue;
+            if (shared > shared_limit) continue;
         }
 
         k.points_per_thread = ppt;
@@ -93,35 +100,41 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps) {
 }
 
 // The longest power-of-two pass that fits the device in the given access pattern.
-uint32_t longest_pass(const DeviceCaps& caps, Precision precision, bool points_contiguous) {
+uint32_t longest_pass(const DeviceCaps& caps, const Options& options, Precision precision,
+                      bool points_contiguous) {
     for (uint32_t bits = 30; bits > 0; --bits) {
         PassKernel k;
         k.precision = precision;
         k.radix = 1u << bits;
         k.length = k.radix;
         k.points_contiguous = points_contiguous;
-        if (fit_kernel(k, caps)) return k.radix;
+        if (fit_kernel(k, caps, options)) return k.radix;
     }
     return 1;
 }
 
 class TwiddleTableBuilder {
 public:
-    // Stage factors W_{span*radix}^{j*m}, j < span, 1 <= m < radix; shared between stages of
+    // Stage factors W_{span*radix}^{j*m} at [(m - 1) * span + j]; shared between stages of
     // equal shape.
     uint32_t stage_table(uint32_t radix, uint32_t span) {
         auto key = std::make_pair(radix, span);
         if (auto it = stages_.find(key); it != stages_.end()) return it->second;
         const uint32_t offset = static_cast<uint32_t>(entries_.size());
-        for (uint32_t j = 0; j < span; ++j)
-            for (uint32_t m = 1; m < radix; ++m) entries_.push_back({j * m, span * radix});
+        for (uint32_t m = 1; m < radix; ++m)
+            for (uint32_t j = 0; j < span; ++j) entries_.push_back({j * m, span * radix});
         stages_[key] = offset;
         return offset;
     }
 
-    // Two-level table of W_period^e, e < period: fine[lo] = W^lo, coarse[hi] = W^(hi << bits).
+    // The pass twiddle tables (see PassKernel::lane_columns): lanes[r][j_lo] = W^{j_lo r}, and
+    // a two-level table of W^e: fine[lo] = W^lo, coarse[hi] = W^(hi << bits).
     void pass_tables(PassKernel& k) {
         const uint32_t period = k.span * k.radix;
+        k.lane_columns = std::min(k.span, k.columns_per_workgroup);
+        k.lane_offset = static_cast<uint32_t>(entries_.size());
+        for (uint32_t r = 0; r < k.radix; ++r)
+            for (uint32_t lo = 0; lo < k.lane_columns; ++lo) entries_.push_back({lo * r, period});
         const uint32_t bits = (log2u(period) + 1) / 2;
         k.fine_bits = bits;
         k.fine_offset = static_cast<uint32_t>(entries_.size());
@@ -204,12 +217,21 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         (options.max_pass_length < 2 || !std::has_single_bit(options.max_pass_length)))
         throw Error("Options.max_pass_length must be 0 or a power of two >= 2, got " +
                     std::to_string(options.max_pass_length));
+    if (options.max_radix != 0 && (options.max_radix < 2 || options.max_radix > kMaxRadix ||
+                                   !std::has_single_bit(options.max_radix)))
+        throw Error("Options.max_radix must be 0, 2, 4, 8 or 16, got " + std::to_string(options.max_radix));
+    if (options.workgroup_size != 0 && !std::has_single_bit(options.workgroup_size))
+        throw Error("Options.workgroup_size must be 0 or a power of two, got " +
+                    std::to_string(options.workgroup_size));
+    if (options.columns_per_workgroup != 0 && !std::has_single_bit(options.columns_per_workgroup))
+        throw Error("Options.columns_per_workgroup must be 0 or a power of two, got " +
+                    std::to_string(options.columns_per_workgroup));
 
     auto cap = [&](uint32_t r) {
         return options.max_pass_length ? std::min(r, options.max_pass_length) : r;
     };
-    const uint32_t one_pass = cap(longest_pass(caps, desc.precision(), true));
-    const uint32_t per_pass = cap(longest_pass(caps, desc.precision(), false));
+    const uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
+    const uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
     if (per_pass < 2 && n > one_pass)
         throw UnsupportedError("the device's shared memory and workgroup limits fit no multi-pass kernel");
 
@@ -236,7 +258,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         k.radix = radix;
         k.span = span;
         k.points_contiguous = radices.size() == 1;
-        if (!fit_kernel(k, caps))
+        if (!fit_kernel(k, caps, options))
             throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
                                    " fits the device's limits");
         for (Stage& s : k.stages)

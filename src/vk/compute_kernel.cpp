@@ -48,6 +48,7 @@ ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, con
     info.stage.module = module;
     info.stage.pName = "main";
     info.layout = layout;
+    if (state.get_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline = VK_NULL_HANDLE;
     check(vkCreateComputePipelines(device, state.kernels->pipeline_cache(), 1, &info, nullptr, &pipeline),
           "vkCreateComputePipelines");
@@ -78,6 +79,30 @@ void ComputeKernel::dispatch(VkCommandBuffer cmd, std::span<const VkDescriptorBu
     if (y > state_->caps.max_workgroup_count[1])
         throw UnsupportedError(std::to_string(workgroups) + " workgroups exceed the dispatch limit");
     vkCmdDispatch(cmd, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1);
+}
+
+std::vector<std::pair<std::string, std::string>> ComputeKernel::statistics() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!state_->get_statistics) return out;
+    VkPipelineExecutableInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    info.pipeline = pipeline_.get();
+    info.executableIndex = 0;
+    uint32_t count = 0;
+    if (state_->get_statistics(state_->device, &info, &count, nullptr) != VK_SUCCESS) return out;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (state_->get_statistics(state_->device, &info, &count, stats.data()) != VK_SUCCESS) return out;
+    for (const auto& s : stats) {
+        std::string value;
+        switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(s.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(s.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = std::to_string(s.value.f64); break;
+        default: break;
+        }
+        out.emplace_back(s.name, value);
+    }
+    return out;
 }
 
 void record_compute_barrier(VkCommandBuffer cmd) {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "vk/context_state.hpp"
 #include "vk/handles.hpp"
@@ -25,6 +27,10 @@ public:
     // their linear group index as x + y * num_groups.x and ignore groups past the end).
     void dispatch(VkCommandBuffer cmd, std::span<const VkDescriptorBufferInfo> buffers,
                   std::span<const uint8_t> push, uint64_t workgroups) const;
+
+    // The driver's statistics of the compiled kernel (name, value), when the context captures
+    // them; empty otherwise.
+    std::vector<std::pair<std::string, std::string>> statistics() const;
 
 private:
     Context::State* state_;

@@ -223,8 +223,7 @@ std::optional<std::filesystem::path> dump_dir() {
     return std::nullopt;
 }
 
-// Common to created and wrapped contexts: capabilities, extension entry points, command pool
-// and kernel cache.
+// Common to created and wrapped contexts: capabilities, extension entry points and kernel cache.
 void finish_state(Context::State& s, const ContextOptions& options) {
     s.caps = query_caps(s.physical_device, s.queue_family);
     vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory);
@@ -233,12 +232,6 @@ void finish_state(Context::State& s, const ContextOptions& options) {
     if (!s.push_descriptor_set)
         throw UnsupportedError("the device lacks " + std::string(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) +
                                ", which twiddle needs enabled");
-    VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool.queueFamilyIndex = s.queue_family;
-    VkCommandPool handle = VK_NULL_HANDLE;
-    vk::check(vkCreateCommandPool(s.device, &pool, nullptr, &handle), "vkCreateCommandPool");
-    s.command_pool = vk::UniqueCommandPool(s.device, handle);
     s.kernels = std::make_unique<vk::KernelCache>(
         s.device, s.caps, vk::DiskCache::resolve(options.disk_cache, options.cache_dir), dump_dir());
 }
@@ -249,7 +242,6 @@ Context::State::~State() {
     if (device != VK_NULL_HANDLE) vkDeviceWaitIdle(device);
     if (kernels) kernels->save();
     kernels.reset();
-    command_pool.reset();
     if (owns_device && device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
     if (messenger != VK_NULL_HANDLE) {
         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
@@ -260,20 +252,19 @@ Context::State::~State() {
 }
 
 void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) {
-    std::lock_guard lock(queue_mutex);
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = queue_family;
+    VkCommandPool pool_handle = VK_NULL_HANDLE;
+    vk::check(vkCreateCommandPool(device, &pool_info, nullptr, &pool_handle), "vkCreateCommandPool");
+    const vk::UniqueCommandPool pool(device, pool_handle);  // frees its command buffer too
+
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = command_pool.get();
+    alloc.commandPool = pool_handle;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     vk::check(vkAllocateCommandBuffers(device, &alloc, &cmd), "vkAllocateCommandBuffers");
-    struct Free {
-        VkDevice d;
-        VkCommandPool p;
-        VkCommandBuffer c;
-        ~Free() { vkFreeCommandBuffers(d, p, 1, &c); }
-    } free_cmd{device, command_pool.get(), cmd};
-
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vk::check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
@@ -283,11 +274,14 @@ void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) 
     VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence_handle = VK_NULL_HANDLE;
     vk::check(vkCreateFence(device, &fence_info, nullptr, &fence_handle), "vkCreateFence");
-    vk::UniqueFence fence(device, fence_handle);
+    const vk::UniqueFence fence(device, fence_handle);
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
-    vk::check(vkQueueSubmit(queue, 1, &submit, fence.get()), "vkQueueSubmit");
+    {
+        std::lock_guard lock(queue_mutex);
+        vk::check(vkQueueSubmit(queue, 1, &submit, fence_handle), "vkQueueSubmit");
+    }
     vk::check(vkWaitForFences(device, 1, &fence_handle, VK_TRUE, UINT64_MAX), "vkWaitForFences");
 }
 
@@ -324,8 +318,16 @@ Context::Context(const ContextOptions& options) : state_(std::make_shared<State>
     queue.pQueuePriorities = &priority;
     VkPhysicalDeviceFeatures features{};
     features.shaderFloat64 = all[index].shader_float64 ? VK_TRUE : VK_FALSE;
-    const auto extensions = required_device_extensions();
+    auto extensions = required_device_extensions();
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    executable_info.pipelineExecutableInfo = VK_TRUE;
+    const bool statistics = options.kernel_statistics.value_or(env_flag("TWIDDLE_KERNEL_STATS")) &&
+                            has_device_extension(s.physical_device,
+                                                 VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    if (statistics) info.pNext = &executable_info;
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
     info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -334,6 +336,9 @@ Context::Context(const ContextOptions& options) : state_(std::make_shared<State>
     vk::check(vkCreateDevice(s.physical_device, &info, nullptr, &s.device), "vkCreateDevice");
     s.owns_device = true;
     vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+    if (statistics)
+        s.get_statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+            vkGetDeviceProcAddr(s.device, "vkGetPipelineExecutableStatisticsKHR"));
     finish_state(s, options);
 }
 

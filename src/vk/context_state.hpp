@@ -29,9 +29,10 @@ struct Context::State {
     DeviceCaps caps;
     VkPhysicalDeviceMemoryProperties memory{};
     PFN_vkCmdPushDescriptorSetKHR push_descriptor_set = nullptr;
+    // Set when kernel statistics were asked for and the driver provides them.
+    PFN_vkGetPipelineExecutableStatisticsKHR get_statistics = nullptr;
 
-    vk::UniqueCommandPool command_pool;
-    std::mutex queue_mutex;  // guards command_pool and queue
+    std::mutex queue_mutex;  // guards the queue
 
     std::unique_ptr<vk::KernelCache> kernels;
 
@@ -43,7 +44,8 @@ struct Context::State {
     State& operator=(const State&) = delete;
     ~State();
 
-    // One-time command buffer: record, submit, wait.
+    // One-time command buffer from its own pool: record (no lock held, so `record` may submit
+    // too), submit, wait.
     void submit(const std::function<void(VkCommandBuffer)>& record);
 };
 

@@ -91,6 +91,18 @@ void check_view(const Context::State& s, const char* name, const BufferView& v, 
                                std::to_string(s.caps.max_storage_buffer_range));
 }
 
+// Checks the input and output views and returns the placement they make.
+Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in, const BufferView& out) {
+    const uint64_t bytes = desc.bytes();
+    const uint32_t element = complex_bytes(desc.precision());
+    check_view(s, "input", in, bytes, element);
+    check_view(s, "output", out, bytes, element);
+    const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
+    if (!in_place && overlap(in, bytes, out, bytes))
+        throw Error("Plan::record: input and output overlap without being the same range");
+    return in_place ? Placement::in_place : Placement::out_of_place;
+}
+
 }  // namespace
 
 Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
@@ -126,6 +138,12 @@ uint32_t Plan::workgroup_size() const {
     return size;
 }
 
+std::vector<std::vector<std::pair<std::string, std::string>>> Plan::kernel_statistics() const {
+    std::vector<std::vector<std::pair<std::string, std::string>>> out;
+    for (const auto& k : impl_->kernels) out.push_back(k.statistics());
+    return out;
+}
+
 void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
                   const BufferView& scratch, Direction direction) const {
     const Impl& p = *impl_;
@@ -136,12 +154,7 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     if (cmd == VK_NULL_HANDLE) throw Error("Plan::record: command buffer is null");
     if (direction != Direction::forward && direction != Direction::inverse)
         throw Error("Plan::record: direction is not a Direction value");
-    check_view(s, "input", in, bytes, element);
-    check_view(s, "output", out, bytes, element);
-    const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
-    if (!in_place && overlap(in, bytes, out, bytes))
-        throw Error("Plan::record: input and output overlap without being the same range");
-    const Placement placement = in_place ? Placement::in_place : Placement::out_of_place;
+    const Placement placement = check_in_out(s, desc, in, out);
     const uint64_t scratch_bytes = p.logical.scratch_bytes(placement);
     if (scratch_bytes > 0) {
         check_view(s, "scratch", scratch, scratch_bytes, element);
@@ -179,13 +192,8 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
 
 void Plan::execute(const BufferView& in, const BufferView& out, Direction direction) const {
     const Impl& p = *impl_;
-    const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
-    const uint64_t need = p.logical.scratch_bytes(in_place ? Placement::in_place : Placement::out_of_place);
-    // Check the views before allocating or submitting anything.
-    const uint64_t bytes = p.logical.desc.bytes();
-    const uint32_t element = complex_bytes(p.logical.desc.precision());
-    check_view(*p.state, "input", in, bytes, element);
-    check_view(*p.state, "output", out, bytes, element);
+    // Check the views before allocating or submitting anything; record() checks them again.
+    const uint64_t need = p.logical.scratch_bytes(check_in_out(*p.state, p.logical.desc, in, out));
     BufferView scratch;
     if (need > 0) {
         std::lock_guard lock(p.scratch_mutex);

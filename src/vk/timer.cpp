@@ -36,7 +36,8 @@ void GpuTimer::reset(VkCommandBuffer cmd) const {
 
 void GpuTimer::begin(VkCommandBuffer cmd, uint32_t interval) const {
     if (interval >= impl_->intervals) throw Error("GpuTimer interval out of range");
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, impl_->pool.get(), 2 * interval);
+    // Written once every earlier command has finished: the interval starts when prior work ends.
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl_->pool.get(), 2 * interval);
 }
 
 void GpuTimer::end(VkCommandBuffer cmd, uint32_t interval) const {

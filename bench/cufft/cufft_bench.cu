@@ -1,0 +1,416 @@
+// cufft_bench: throughput and accuracy of cuFFT batched 1D single-precision C2C forward transforms,
+// the NVIDIA baseline for `twiddle bench`. Standalone: needs only the CUDA runtime and cuFFT.
+//
+//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST]
+//
+// Every case holds 2^total complex values: batch = max(1, 2^total / N) rows of N contiguous values,
+// transformed out of place (idist = odist = N). The case's input is the one `twiddle bench` uses
+// (std::mt19937 seeded with N, uniform floats in [-1, 1), real then imaginary), so errors compare.
+//
+// Timing: 3 warm-up executions, then `reps` executions each bracketed by its own pair of CUDA events
+// on one stream; the median is reported. GB/s = (bytes read + bytes written) / median time
+// = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of 2^total * 8 bytes,
+// timed the same way, is the "copy" yardstick.
+//
+// Accuracy: relative L2 error ||out - ref|| / ||ref|| over the WHOLE batch, where ref is a cuFFT
+// double-precision Z2Z transform (in place) of the same f32 input values upcast to double; the norms
+// are accumulated on the host in long double.
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Error checking: every CUDA runtime and cuFFT call goes through one of these; a failure prints
+// the call, the error and the source line, then exits with status 1.
+
+const char* cufft_error_name(cufftResult r) {
+    switch (r) {
+        case CUFFT_SUCCESS:
+            return "CUFFT_SUCCESS";
+        case CUFFT_INVALID_PLAN:
+            return "CUFFT_INVALID_PLAN";
+        case CUFFT_ALLOC_FAILED:
+            return "CUFFT_ALLOC_FAILED";
+        case CUFFT_INVALID_TYPE:
+            return "CUFFT_INVALID_TYPE";
+        case CUFFT_INVALID_VALUE:
+            return "CUFFT_INVALID_VALUE";
+        case CUFFT_INTERNAL_ERROR:
+            return "CUFFT_INTERNAL_ERROR";
+        case CUFFT_EXEC_FAILED:
+            return "CUFFT_EXEC_FAILED";
+        case CUFFT_SETUP_FAILED:
+            return "CUFFT_SETUP_FAILED";
+        case CUFFT_INVALID_SIZE:
+            return "CUFFT_INVALID_SIZE";
+        case CUFFT_UNALIGNED_DATA:
+            return "CUFFT_UNALIGNED_DATA";
+        case CUFFT_INVALID_DEVICE:
+            return "CUFFT_INVALID_DEVICE";
+        case CUFFT_NO_WORKSPACE:
+            return "CUFFT_NO_WORKSPACE";
+        case CUFFT_NOT_IMPLEMENTED:
+            return "CUFFT_NOT_IMPLEMENTED";
+        case CUFFT_NOT_SUPPORTED:
+            return "CUFFT_NOT_SUPPORTED";
+        default:
+            return "unknown cufftResult";  // values newer or older than this header
+    }
+}
+
+[[noreturn]] void die_cuda(const char* call, cudaError_t e, const char* file, int line) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "cufft_bench: %s failed: %s (%s, code %d) at %s:%d\n", call, cudaGetErrorString(e),
+                 cudaGetErrorName(e), static_cast<int>(e), file, line);
+    std::exit(1);
+}
+
+[[noreturn]] void die_cufft(const char* call, cufftResult r, const char* file, int line) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "cufft_bench: %s failed: %s (code %d) at %s:%d\n", call, cufft_error_name(r),
+                 static_cast<int>(r), file, line);
+    std::exit(1);
+}
+
+#define CUDA_CHECK(call)                                                \
+    do {                                                                \
+        const cudaError_t e_ = (call);                                  \
+        if (e_ != cudaSuccess) die_cuda(#call, e_, __FILE__, __LINE__); \
+    } while (0)
+
+#define CUFFT_CHECK(call)                                                  \
+    do {                                                                   \
+        const cufftResult r_ = (call);                                     \
+        if (r_ != CUFFT_SUCCESS) die_cufft(#call, r_, __FILE__, __LINE__); \
+    } while (0)
+
+[[noreturn]] void die(const std::string& msg) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "cufft_bench: %s\n", msg.c_str());
+    std::exit(1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+struct Args {
+    unsigned total_log2 = 26;     // complex values per case = 2^total_log2
+    unsigned reps = 20;           // timed executions per case
+    std::string out;              // CSV path, empty for none
+    std::vector<uint64_t> cases;  // transform lengths N
+};
+
+constexpr unsigned kMaxTotalLog2 = 30;  // 2^30 complex values: 8 GiB per f32 buffer, 16 GiB reference
+constexpr int kWarmup = 3;
+
+void usage(FILE* f) {
+    std::fprintf(
+        f,
+        "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST]\n"
+        "  --total LOG2   complex values per case = 2^LOG2, batch = max(1, 2^LOG2 / N) (default 26)\n"
+        "  --reps R       timed executions per case, median reported (default 20)\n"
+        "  --out FILE     also write the results as CSV\n"
+        "  --cases LIST   comma-separated lengths N, e.g. 100,1000,1536,4095,10007\n"
+        "                 (default: N = 2^3 .. 2^24, plus 2^25 .. 2^27 where N <= 2^LOG2)\n");
+}
+
+// Parses a whole string as a decimal unsigned integer in [lo, hi]; exits with usage on failure.
+uint64_t parse_uint(const char* what, const std::string& s, uint64_t lo, uint64_t hi) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
+        std::fprintf(stderr, "cufft_bench: %s: '%s' is not a non-negative integer\n", what, s.c_str());
+        usage(stderr);
+        std::exit(2);
+    }
+    errno = 0;
+    const unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
+    if (errno == ERANGE || v < lo || v > hi) {
+        std::fprintf(stderr, "cufft_bench: %s: %s is outside [%llu, %llu]\n", what, s.c_str(),
+                     static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
+        usage(stderr);
+        std::exit(2);
+    }
+    return v;
+}
+
+Args parse_args(int argc, char** argv) {
+    Args a;
+    std::string cases;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            usage(stdout);
+            std::exit(0);
+        }
+        // Accept both "--opt value" and "--opt=value".
+        std::string key = arg, value;
+        bool have_value = false;
+        if (const size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            key = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+            have_value = true;
+        }
+        if (key != "--total" && key != "--reps" && key != "--out" && key != "--cases") {
+            std::fprintf(stderr, "cufft_bench: unknown argument '%s'\n", arg.c_str());
+            usage(stderr);
+            std::exit(2);
+        }
+        if (!have_value) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "cufft_bench: %s needs a value\n", key.c_str());
+                usage(stderr);
+                std::exit(2);
+            }
+            value = argv[++i];
+        }
+        if (key == "--total")
+            a.total_log2 = static_cast<unsigned>(parse_uint("--total", value, 0, kMaxTotalLog2));
+        else if (key == "--reps")
+            a.reps = static_cast<unsigned>(parse_uint("--reps", value, 1, 100000));
+        else if (key == "--out")
+            a.out = value;
+        else
+            cases = value;
+    }
+    if (!cases.empty()) {
+        size_t start = 0;
+        while (start <= cases.size()) {
+            const size_t comma = std::min(cases.find(',', start), cases.size());
+            a.cases.push_back(
+                parse_uint("--cases", cases.substr(start, comma - start), 1, uint64_t(1) << 31));
+            start = comma + 1;
+        }
+    } else {
+        for (unsigned b = 3; b <= 27; ++b)
+            if (b <= 24 || b <= a.total_log2) a.cases.push_back(uint64_t(1) << b);
+    }
+    return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string version_string(int v) {  // CUDA encodes versions as 1000 * major + 10 * minor
+    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// Times `reps` executions of `launch` on `stream` after kWarmup untimed ones, each execution between
+// its own pair of events, and returns the median milliseconds. All executions are queued back to
+// back and the stream is synchronised once at the end.
+template <typename Launch>
+double time_median_ms(cudaStream_t stream, unsigned reps, Launch&& launch) {
+    for (int w = 0; w < kWarmup; ++w) launch();
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<cudaEvent_t> start(reps), stop(reps);
+    for (unsigned r = 0; r < reps; ++r) {
+        CUDA_CHECK(cudaEventCreate(&start[r]));
+        CUDA_CHECK(cudaEventCreate(&stop[r]));
+    }
+    for (unsigned r = 0; r < reps; ++r) {
+        CUDA_CHECK(cudaEventRecord(start[r], stream));
+        launch();
+        CUDA_CHECK(cudaEventRecord(stop[r], stream));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<double> ms(reps);
+    for (unsigned r = 0; r < reps; ++r) {
+        float t = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&t, start[r], stop[r]));
+        ms[r] = t;
+        CUDA_CHECK(cudaEventDestroy(start[r]));
+        CUDA_CHECK(cudaEventDestroy(stop[r]));
+    }
+    return median(ms);
+}
+
+// Bandwidth of a device-to-device copy of `bytes`, counting bytes read + bytes written.
+double copy_ms(cudaStream_t stream, uint64_t bytes, unsigned reps) {
+    void *src = nullptr, *dst = nullptr;
+    CUDA_CHECK(cudaMalloc(&src, bytes));
+    CUDA_CHECK(cudaMalloc(&dst, bytes));
+    CUDA_CHECK(cudaMemsetAsync(src, 0x3f, bytes, stream));
+    const double ms = time_median_ms(stream, reps, [&] {
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+    });
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+    return ms;
+}
+
+// Creates a batched 1D plan of contiguous rows (idist = odist = n). The 64-bit variant of
+// cufftPlanMany is used so that n * batch beyond 2^31 cannot overflow.
+cufftHandle make_plan(cudaStream_t stream, uint64_t n, uint64_t batch, cufftType type) {
+    cufftHandle plan;
+    CUFFT_CHECK(cufftCreate(&plan));
+    CUFFT_CHECK(cufftSetStream(plan, stream));
+    long long len = static_cast<long long>(n);
+    size_t work = 0;
+    long long embed = len;  // advanced layout spelled out: stride 1, distance n, rows packed
+    CUFFT_CHECK(cufftMakePlanMany64(plan, 1, &len, &embed, 1, len, &embed, 1, len, type,
+                                    static_cast<long long>(batch), &work));
+    return plan;
+}
+
+// Host <-> device copy ordered on `stream` (which does not synchronise with the legacy default
+// stream), complete on return.
+void copy_sync(cudaStream_t stream, void* dst, const void* src, uint64_t bytes, cudaMemcpyKind kind) {
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+struct Row {
+    uint64_t n = 0, batch = 0;
+    double ms = 0, gbps = 0, rel_l2 = 0;
+};
+
+Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
+    Row row;
+    row.n = n;
+    row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
+    const uint64_t count = n * row.batch;  // complex values
+    const uint64_t bytes = count * sizeof(cufftComplex);
+
+    // Input on the host: the same values `twiddle bench` uses for this N.
+    std::vector<cufftComplex> h_in(count);
+    {
+        std::mt19937 gen(static_cast<uint32_t>(n));
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        for (auto& v : h_in) {
+            v.x = dist(gen);
+            v.y = dist(gen);
+        }
+    }
+
+    // Single-precision transform: time it, then keep one result.
+    cufftComplex *d_in = nullptr, *d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&d_out, bytes));
+    copy_sync(stream, d_in, h_in.data(), bytes, cudaMemcpyHostToDevice);
+    cufftHandle plan = make_plan(stream, n, row.batch, CUFFT_C2C);
+    row.ms =
+        time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
+    row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
+    std::vector<cufftComplex> h_out(count);
+    copy_sync(stream, h_out.data(), d_out, bytes, cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(plan));
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+
+    // Double-precision reference of the same (f32) input values, whole batch, in place.
+    std::vector<cufftDoubleComplex> h_ref(count);
+    for (uint64_t i = 0; i < count; ++i)
+        h_ref[i] = {static_cast<double>(h_in[i].x), static_cast<double>(h_in[i].y)};
+    std::vector<cufftComplex>().swap(h_in);  // release host memory early
+    cufftDoubleComplex* d_ref = nullptr;
+    const uint64_t ref_bytes = count * sizeof(cufftDoubleComplex);
+    CUDA_CHECK(cudaMalloc(&d_ref, ref_bytes));
+    copy_sync(stream, d_ref, h_ref.data(), ref_bytes, cudaMemcpyHostToDevice);
+    cufftHandle ref_plan = make_plan(stream, n, row.batch, CUFFT_Z2Z);
+    CUFFT_CHECK(cufftExecZ2Z(ref_plan, d_ref, d_ref, CUFFT_FORWARD));
+    copy_sync(stream, h_ref.data(), d_ref, ref_bytes, cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(ref_plan));
+    CUDA_CHECK(cudaFree(d_ref));
+
+    long double num = 0, den = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+        const long double dx = static_cast<long double>(h_out[i].x) - h_ref[i].x;
+        const long double dy = static_cast<long double>(h_out[i].y) - h_ref[i].y;
+        num += dx * dx + dy * dy;
+        den += static_cast<long double>(h_ref[i].x) * h_ref[i].x +
+               static_cast<long double>(h_ref[i].y) * h_ref[i].y;
+    }
+    row.rel_l2 = den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+    return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Args a = parse_args(argc, argv);
+
+    // Device and versions. cudaGetDeviceCount is the first call that needs a driver and a GPU,
+    // so report its failure in plain words.
+    int devices = 0;
+    if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
+        std::fprintf(
+            stderr,
+            "cufft_bench: no usable CUDA device (%s); is the NVIDIA driver loaded and a GPU visible?\n",
+            e != cudaSuccess ? (std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e)).c_str()
+                             : "cudaGetDeviceCount reported 0 devices");
+        return 1;
+    }
+    FILE* csv = nullptr;  // opened before any case runs, so a bad path fails fast
+    if (!a.out.empty()) {
+        csv = std::fopen(a.out.c_str(), "w");
+        if (!csv) die("cannot open " + a.out + " for writing: " + std::strerror(errno));
+    }
+
+    int device = 0;  // select another one with CUDA_VISIBLE_DEVICES
+    CUDA_CHECK(cudaSetDevice(device));
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    int driver = 0, runtime = 0, cufft = 0;
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    CUFFT_CHECK(cufftGetVersion(&cufft));
+    std::printf("device: %s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %s, runtime %s, cuFFT %d (headers %d)\n",
+                prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+                static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0),
+                version_string(driver).c_str(), version_string(runtime).c_str(), cufft, CUFFT_VERSION);
+
+    cudaStream_t stream;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+    // Copy yardstick over the byte count of one case.
+    const uint64_t total = uint64_t(1) << a.total_log2;
+    const uint64_t copy_bytes = total * sizeof(cufftComplex);
+    const double cms = copy_ms(stream, copy_bytes, a.reps);
+    const double cgbps = 2.0 * static_cast<double>(copy_bytes) / (cms * 1e-3) / 1e9;
+    std::printf("copy: %llu bytes D2D, %.4f ms, %.1f GB/s (read + written)\n",
+                static_cast<unsigned long long>(copy_bytes), cms, cgbps);
+    if (csv) {
+        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2\n");
+        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0\n", cms, cgbps);
+        std::fflush(csv);
+    }
+
+    // One row per case, printed (and written) as soon as it is done.
+    std::printf("%10s %10s %10s %10s %10s\n", "N", "batch", "ms", "GB/s", "rel_l2");
+    std::fflush(stdout);
+    bool bad_error = false;
+    for (const uint64_t n : a.cases) {
+        const Row r = run_case(stream, n, a);
+        std::printf("%10llu %10llu %10.4f %10.1f %10.2e\n", static_cast<unsigned long long>(r.n),
+                    static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2);
+        std::fflush(stdout);
+        if (csv) {
+            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g\n", static_cast<unsigned long long>(r.n),
+                         static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2);
+            std::fflush(csv);
+        }
+        if (!std::isfinite(r.rel_l2)) bad_error = true;
+    }
+
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    if (csv && std::fclose(csv) != 0) die("writing " + a.out + " failed");
+    if (bad_error) die("a case produced a non-finite error (NaN or Inf in the output)");
+    return 0;
+}

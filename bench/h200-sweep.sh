@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One whole sweep on the GPU machine: twiddle and cuFFT on the same device in the same run.
+# Expects the binaries in .h200/ (twiddle, cufft_bench) and the Vulkan loader .debs in .gl/.
+# Usage (on the device machine, from the repository root): bench/h200-sweep.sh OUTDIR [bench args]
+set -euo pipefail
+out=${1:?usage: h200-sweep.sh OUTDIR [twiddle bench args]}
+shift
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+# NVIDIA's ICD manifest is not where the loader looks by default on that machine.
+for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
+  if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; break; fi
+done
+export TWIDDLE_CACHE_DIR=$out/cache
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+.h200/twiddle info > "$out/info.json"
+.h200/twiddle bench --out "$out/twiddle.csv" "$@" | tee "$out/twiddle.txt"
+.h200/cufft_bench --out "$out/cufft.csv" | tee "$out/cufft.txt"
+python3 bench/compare.py "$out/twiddle.csv" "$out/cufft.csv" | tee "$out/compare.md"

@@ -1,0 +1,78 @@
+// Uses an installed twiddle: runs a small batched transform in place and checks every bin against
+// the definition, and checks that errors thrown inside the library reach the caller as their types.
+#include <twiddle/twiddle.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <numbers>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr uint64_t kLength = 64;
+constexpr uint64_t kBatch = 3;
+constexpr double kBound = 1e-5;  // relative to the largest bin
+
+bool check() {
+    const twiddle::Context ctx;
+    const twiddle::Plan plan(ctx, twiddle::FftDesc(kLength, kBatch));
+
+    std::vector<std::complex<float>> x(kLength * kBatch);
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = {static_cast<float>(std::sin(0.37 * i)), static_cast<float>(std::cos(1.3 * i))};
+    twiddle::Buffer buffer(ctx, plan.desc().bytes());
+    buffer.upload(std::span<const std::complex<float>>(x));
+    plan.execute(buffer.view(), buffer.view(), twiddle::Direction::forward);
+    std::vector<std::complex<float>> got(x.size());
+    buffer.download(std::span<std::complex<float>>(got));
+
+    double error = 0, largest = 0;
+    for (uint64_t row = 0; row < kBatch; ++row) {
+        for (uint64_t k = 0; k < kLength; ++k) {
+            std::complex<double> want = 0;
+            for (uint64_t j = 0; j < kLength; ++j) {
+                const double angle = -2 * std::numbers::pi * static_cast<double>(j * k % kLength) / kLength;
+                want += std::complex<double>(x[row * kLength + j]) * std::polar(1.0, angle);
+            }
+            error = std::max(error, std::abs(std::complex<double>(got[row * kLength + k]) - want));
+            largest = std::max(largest, std::abs(want));
+        }
+    }
+    bool ok = error <= kBound * largest;
+    std::printf("twiddle %s on %s: %llu x %llu points, max relative error %.3g\n", TWIDDLE_VERSION_STRING,
+                ctx.caps().name.c_str(), static_cast<unsigned long long>(kLength),
+                static_cast<unsigned long long>(kBatch), error / largest);
+
+    bool caught = false;
+    try {
+        const twiddle::Plan unsupported(ctx, twiddle::FftDesc(100));  // not a power of two
+    } catch (const twiddle::UnsupportedError&) {
+        caught = true;
+    }
+    if (!caught) {
+        std::fprintf(stderr, "a length of 100 did not throw twiddle::UnsupportedError\n");
+        ok = false;
+    }
+    for (const std::string& message : ctx.take_validation_messages()) {
+        std::fprintf(stderr, "validation: %s\n", message.c_str());
+        ok = false;
+    }
+    return ok;
+}
+
+}  // namespace
+
+int main() {
+    try {
+        if (check()) return 0;
+    } catch (const twiddle::Error& e) {
+        std::fprintf(stderr, "twiddle: %s\n", e.what());
+    }
+    std::fprintf(stderr, "FAILED\n");
+    return 1;
+}
