@@ -11,7 +11,7 @@ ldconfig
 for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
   if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; break; fi
 done
-export TWIDDLE_CACHE_DIR=$out/cache
+export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 .h200/twiddle info > "$out/info.json"
 .h200/twiddle bench --out "$out/twiddle.csv" "$@" | tee "$out/twiddle.txt"

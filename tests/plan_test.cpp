@@ -67,10 +67,13 @@ TEST(Planner, GeometryFitsDeviceLimitsForEveryPowerOfTwo) {
 }
 
 TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
-    EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes.size(), 1u);
-    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 1u);
-    EXPECT_EQ(plan(FftDesc(8192, 8), lavapipe_caps()).passes.size(), 2u);
-    EXPECT_EQ(plan(FftDesc(1u << 20, 1), h200_caps()).passes.size(), 2u);
+    // By default a workgroup keeps within half the device's shared memory (Options).
+    EXPECT_EQ(plan(FftDesc(2048, 8), lavapipe_caps()).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc(4096, 8), h200_caps()).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 49152}).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(1u << 18, 1), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(1u << 27, 1), h200_caps()).passes.size(), 3u);
 }
 

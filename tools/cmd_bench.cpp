@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -46,10 +47,29 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// Times `record` reps times in one submission, with a barrier before each interval, and returns
-// the median milliseconds.
+// Runs `record` back to back for at least `seconds` of wall time. GPUs lower their clocks while
+// the host works between cases and raise them again only under sustained load: without this the
+// first case of a sweep ran at full clock and the rest several times slower.
+void warm_up(const Context& ctx, double seconds, const std::function<void(VkCommandBuffer)>& record) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    uint32_t batch = 1;
+    while (std::chrono::duration<double>(clock::now() - start).count() < seconds) {
+        const auto t0 = clock::now();
+        ctx.submit([&](VkCommandBuffer cmd) {
+            for (uint32_t i = 0; i < batch; ++i) {
+                vk::record_full_barrier(cmd);
+                record(cmd);
+            }
+        });
+        if (std::chrono::duration<double>(clock::now() - t0).count() < 0.02 && batch < 4096) batch *= 2;
+    }
+}
+
+// Times `record` reps times in one submission, with a barrier before each interval, after a
+// warm-up, and returns the median milliseconds.
 double time_median(const Context& ctx, uint32_t reps, const std::function<void(VkCommandBuffer)>& record) {
-    ctx.submit(record);  // warm-up: first-use costs stay out of the numbers
+    warm_up(ctx, 1.0, record);
     GpuTimer timer(ctx, reps);
     ctx.submit([&](VkCommandBuffer cmd) {
         timer.reset(cmd);
@@ -79,7 +99,14 @@ double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps) {
     return 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
 }
 
-Row run_case(const Context& ctx, uint64_t n, const BenchArgs& a, double copy) {
+// The buffers every case uses: allocated once, for the largest case, so that cases do not churn
+// device memory between them.
+struct Buffers {
+    Buffer in, out, scratch;
+    Buffers(const Context& ctx, uint64_t bytes) : in(ctx, bytes), out(ctx, bytes), scratch(ctx, bytes) {}
+};
+
+Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& a, double copy) {
     Row row;
     row.n = n;
     row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
@@ -94,10 +121,11 @@ Row run_case(const Context& ctx, uint64_t n, const BenchArgs& a, double copy) {
         }
     }
     const uint64_t bytes = plan.desc().bytes();
-    Buffer in(ctx, bytes), out(ctx, bytes);
-    std::optional<Buffer> scratch;
-    if (uint64_t s = plan.scratch_bytes(Placement::out_of_place)) scratch.emplace(ctx, s);
-    const BufferView scratch_view = scratch ? scratch->view() : BufferView{};
+    if (bytes > buffers.in.size()) throw UnsupportedError("case larger than the benchmark's buffers");
+    Buffer& in = buffers.in;
+    const BufferView in_view = in.view(0, bytes), out_view = buffers.out.view(0, bytes);
+    const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
+    const BufferView scratch_view = scratch_bytes ? buffers.scratch.view(0, scratch_bytes) : BufferView{};
 
     // Random input; accuracy from the first rows (at most 2^16 values) against the reference.
     std::mt19937 gen(static_cast<uint32_t>(n));
@@ -109,16 +137,20 @@ Row run_case(const Context& ctx, uint64_t n, const BenchArgs& a, double copy) {
     std::vector<std::complex<double>> want(rows * n);
     cpu::reference_dft(std::vector<std::complex<double>>(x.begin(), x.begin() + long(rows * n)), want, n, rows,
                        Direction::forward);
-    plan.execute(in.view(), out.view(), Direction::forward);
+    ctx.submit([&](VkCommandBuffer cmd) {
+        vk::record_full_barrier(cmd);
+        plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
+        vk::record_full_barrier(cmd);
+    });
     std::vector<std::complex<float>> got(rows * n);
-    out.download(got.data(), got.size() * sizeof got[0]);
+    buffers.out.download(got.data(), got.size() * sizeof got[0]);
     row.rel_l2 = cpu::relative_l2(got, want);
     if (!(row.rel_l2 <= a.max_error)) {
         row.status = "failed: error over bound";
         return row;
     }
     row.ms = time_median(ctx, a.reps, [&](VkCommandBuffer cmd) {
-        plan.record(cmd, in.view(), out.view(), scratch_view, Direction::forward);
+        plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
     });
     row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
     row.copy_fraction = row.gbps / copy;
@@ -193,13 +225,16 @@ void add_bench_command(CLI::App& app) {
                     ctx.caps().driver_info.c_str());
         std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
                     static_cast<unsigned long long>(2 * total * 8));
+        uint64_t largest = 0;
+        for (uint64_t n : lengths) largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * 8);
+        Buffers buffers(ctx, largest);
         const bool tty = ::isatty(STDERR_FILENO);
         std::vector<Row> rows;
         for (size_t i = 0; i < lengths.size(); ++i) {
             if (tty) std::fprintf(stderr, "\r[%zu/%zu] N = %llu ...   ", i + 1, lengths.size(),
                                   static_cast<unsigned long long>(lengths[i]));
             try {
-                rows.push_back(run_case(ctx, lengths[i], args, copy));
+                rows.push_back(run_case(ctx, buffers, lengths[i], args, copy));
             } catch (const UnsupportedError& e) {
                 Row r;
                 r.n = lengths[i];

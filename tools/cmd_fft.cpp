@@ -1,6 +1,75 @@
-// Placeholder: twiddle fft (being written).
+// twiddle fft: numpy.fft.fft / ifft of a .npy file along its last axis.
+#include <complex>
+#include <string>
+#include <vector>
+
 #include "commands.hpp"
+#include "npy.hpp"
+#include "twiddle/twiddle.hpp"
 
 namespace twiddle::cli {
-void add_fft_command(CLI::App&) {}
+
+namespace {
+
+struct FftArgs {
+    std::string in;
+    std::string out;
+    bool inverse = false;
+    std::string norm = "backward";
+};
+
+void run_fft(const FftArgs& args) {
+    const Normalization norm = parse_normalization(args.norm);
+    const npy::NpyArray array = npy::read_npy(args.in);
+    if (array.dtype != npy::kComplex64)
+        throw Error(args.in + " has dtype " + array.dtype.name() +
+                    "; this version of twiddle fft transforms complex64 only (use .astype(np.complex64))");
+    if (array.shape.empty())
+        throw Error(args.in +
+                    " holds a 0-d array; twiddle fft transforms along the last axis, so it needs one");
+    const uint64_t length = array.shape.back();
+    // numpy raises for n = 0 too: there is no transform of no points.
+    if (length == 0)
+        throw Error(args.in + " has a last axis of length 0; a transform needs at least 1 point");
+    const uint64_t batch = array.elements() / length;
+
+    std::vector<std::complex<float>> result(array.elements());
+    // With an empty leading axis there is nothing to transform, whatever the length: numpy
+    // returns an empty array, and so does this, without starting the device.
+    if (batch > 0) {
+        const Context context;
+        const Plan plan(context, FftDesc(length, batch).with_normalization(norm));
+        Buffer buffer(context, array.data.size());
+        buffer.upload(array.data.data(), array.data.size());
+        plan.execute(buffer, buffer, args.inverse ? Direction::inverse : Direction::forward);
+        buffer.download(result.data(), array.data.size());
+    }
+    npy::write_npy_atomic(args.out, array.shape, result);
+}
+
+}  // namespace
+
+void add_fft_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "fft", "Transform a complex64 .npy array along its last axis, as numpy.fft.fft (or ifft)");
+    auto args = std::make_shared<FftArgs>();
+    cmd->add_option("IN", args->in, "Input .npy file (complex64, last axis a power of two)")->required();
+    cmd->add_option("OUT", args->out, "Output .npy file, written atomically (may be IN)")->required();
+    cmd->add_flag("--inverse", args->inverse, "Inverse transform, as numpy.fft.ifft");
+    // Checked while parsing, so that a bad name is a usage error like any other.
+    cmd->add_option("--norm", args->norm, "Which direction is scaled, as numpy's norm (default: backward)")
+        ->type_name("backward|ortho|forward")
+        ->check(CLI::Validator(
+            [](const std::string& name) {
+                try {
+                    parse_normalization(name);
+                    return std::string();
+                } catch (const Error& e) {
+                    return std::string(e.what());
+                }
+            },
+            ""));
+    cmd->callback([args] { run_fft(*args); });
+}
+
 }  // namespace twiddle::cli

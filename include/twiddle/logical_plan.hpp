@@ -29,7 +29,9 @@ struct Options {
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.
     uint32_t workgroup_size = 0;
     uint32_t columns_per_workgroup = 0;
-    // Tuning: the shared memory a workgroup may use, in bytes. 0: the device's limit.
+    // Tuning: the shared memory a workgroup may use, in bytes (at most the device's limit).
+    // 0: half the device's limit. On the H200 one-pass kernels ran 1.3 to 4 times faster within
+    // 24 KiB than with 33 KiB, the most a 48 KiB limit allows them.
     uint32_t max_shared_memory = 0;
 };
 

@@ -51,12 +51,15 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
     const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
     const uint32_t shared_limit = options.max_shared_memory
                                       ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
-                                      : caps.max_shared_memory_bytes;
+                                      : caps.max_shared_memory_bytes / 2;
 
+    // Candidate columns per workgroup, best first.
     std::vector<uint32_t> blocks;
     if (k.points_contiguous)
-        blocks.push_back(std::max(1u, (options.workgroup_size ? options.workgroup_size : kTargetWorkgroup) /
-                                          threads_per_column));
+        for (uint32_t b = std::max(1u, (options.workgroup_size ? options.workgroup_size : kTargetWorkgroup) /
+                                           threads_per_column);
+             b >= 1; b /= 2)
+            blocks.push_back(b);
     else if (options.columns_per_workgroup)
         blocks.push_back(options.columns_per_workgroup);
     else

@@ -1,0 +1,36 @@
+# twiddle's front door. On a fresh Debian 12 machine:
+#   make run    install what is missing, build (Release), run the main job on the default device
+#   make test   the same set-up, then the whole test suite through CTest
+BUILD ?= build
+JOBS ?= $(shell nproc)
+PACKAGES := cmake make g++ pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
+            libshaderc-dev glslang-dev spirv-tools libgtest-dev libcli11-dev nlohmann-json3-dev \
+            python3-numpy
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup build run test clean
+
+# Installs only the packages that are missing, after one apt-get update.
+setup:
+	@missing=$$(for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+build: setup
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTWIDDLE_WERROR=ON
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	$(BUILD)/tools/twiddle info
+	$(BUILD)/tools/twiddle bench --quick
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD)

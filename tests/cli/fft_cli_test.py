@@ -1,0 +1,247 @@
+"""Runs `twiddle fft` on .npy files and compares the results with numpy.fft.
+
+Usage: python3 fft_cli_test.py PATH/TO/twiddle [unittest arguments]
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+TWIDDLE = None  # the binary under test, from the command line
+
+# Relative L2 error allowed against numpy's complex128 result.
+TOLERANCE = 5e-7
+
+NORMS = ("backward", "ortho", "forward")
+DIRECTIONS = (False, True)  # inverse?
+
+
+def random_complex64(shape, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+
+
+def reference(x, inverse, norm):
+    transform = np.fft.ifft if inverse else np.fft.fft
+    return transform(x.astype(np.complex128), axis=-1, norm=norm)
+
+
+def relative_error(result, expected):
+    scale = np.linalg.norm(expected)
+    return np.linalg.norm(result.astype(np.complex128) - expected) / (scale if scale > 0 else 1.0)
+
+
+class CliTest(unittest.TestCase):
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory(prefix="twiddle-cli-test-")
+        self.dir = self._dir.name
+
+    def tearDown(self):
+        self._dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def twiddle(self, *args):
+        return subprocess.run([TWIDDLE, *args], capture_output=True, text=True, timeout=120)
+
+    def fft(self, x_path, y_path, inverse=False, norm=None):
+        """Runs twiddle fft, expecting success and silence; returns the output array."""
+        args = ["fft", x_path, y_path]
+        if inverse:
+            args.append("--inverse")
+        if norm is not None:
+            args += ["--norm", norm]
+        run = self.twiddle(*args)
+        self.assertEqual(run.returncode, 0, f"{args}: {run.stderr}")
+        self.assertEqual(run.stdout, "", args)
+        self.assertEqual(run.stderr, "", args)
+        return np.load(y_path)
+
+    def check_transform(self, x, inverse=False, norm="backward", save=np.save, x_name="x.npy"):
+        x_path, y_path = self.path(x_name), self.path("y.npy")
+        save(x_path, x)
+        y = self.fft(x_path, y_path, inverse, None if norm == "backward" else norm)
+        self.assertEqual(y.dtype, np.complex64)
+        self.assertEqual(y.shape, x.shape)
+        self.assertTrue(y.flags.c_contiguous)
+        error = relative_error(y, reference(x, inverse, norm))
+        self.assertLessEqual(error, TOLERANCE, f"shape {x.shape} inverse={inverse} norm={norm}")
+        return y
+
+
+class Transforms(CliTest):
+    def test_all_directions_and_norms(self):
+        for i, shape in enumerate([(64,), (3, 1024)]):
+            for inverse in DIRECTIONS:
+                for norm in NORMS:
+                    with self.subTest(shape=shape, inverse=inverse, norm=norm):
+                        self.check_transform(random_complex64(shape, seed=100 + i), inverse, norm)
+
+    def test_ranks_and_lengths(self):
+        shapes = [
+            (1,), (2,), (8,), (1024,), (4096,), (65536,), (262144,),
+            (4, 1), (5, 2), (3, 8), (7, 4096), (16, 65536),
+            (2, 3, 64), (3, 1, 256), (2, 2, 16384),
+            (2, 3, 4, 2), (1, 1, 1, 1), (3, 2, 5, 128),
+        ]
+        combinations = [(inverse, norm) for inverse in DIRECTIONS for norm in NORMS]
+        for i, shape in enumerate(shapes):
+            inverse, norm = combinations[i % len(combinations)]
+            with self.subTest(shape=shape, inverse=inverse, norm=norm):
+                self.check_transform(random_complex64(shape, seed=200 + i), inverse, norm)
+
+    def test_big_endian_input(self):
+        x = random_complex64((3, 512), seed=1).astype(">c8")
+        self.check_transform(x, inverse=True, norm="ortho")
+
+    def test_fortran_order_input(self):
+        x = np.asfortranarray(random_complex64((4, 6, 32), seed=2))
+        self.assertFalse(x.flags.c_contiguous)
+        x_path = self.path("x.npy")
+        np.save(x_path, x)
+        with open(x_path, "rb") as f:
+            self.assertIn(b"'fortran_order': True", f.read(128))
+        self.check_transform(x)
+
+    def test_big_endian_fortran_input(self):
+        x = np.asfortranarray(random_complex64((8, 3, 16), seed=3)).astype(">c8", order="F")
+        self.check_transform(x, norm="forward")
+
+    def test_format_version_2(self):
+        def save_v2(path, x):
+            with open(path, "wb") as f:
+                np.lib.format.write_array(f, x, version=(2, 0))
+
+        self.check_transform(random_complex64((5, 256), seed=4), save=save_v2)
+        with open(self.path("x.npy"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x93NUMPY\x02\x00")
+
+    def test_output_is_numpys_version_1_format(self):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, random_complex64((2, 16), seed=5))
+        self.fft(x_path, y_path)
+        with open(y_path, "rb") as f:
+            self.assertEqual(f.read(8), b"\x93NUMPY\x01\x00")
+            f.seek(0)
+            self.assertEqual(np.lib.format.read_magic(f), (1, 0))
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+        self.assertEqual((shape, fortran, dtype), ((2, 16), False, np.dtype("<c8")))
+
+    def test_in_place_file(self):
+        x = random_complex64((4, 128), seed=6)
+        x_path = self.path("x.npy")
+        np.save(x_path, x)
+        y = self.fft(x_path, x_path, inverse=True)
+        self.assertLessEqual(relative_error(y, reference(x, True, "backward")), TOLERANCE)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["x.npy"])
+
+    def test_empty_batch(self):
+        # numpy transforms an empty batch into an empty array; so does twiddle, even for a length
+        # it could not transform.
+        for shape in [(0, 8), (3, 0, 12)]:
+            with self.subTest(shape=shape):
+                x_path, y_path = self.path("x.npy"), self.path("y.npy")
+                np.save(x_path, np.zeros(shape, np.complex64))
+                y = self.fft(x_path, y_path)
+                self.assertEqual((y.dtype, y.shape), (np.complex64, shape))
+
+
+class Refusals(CliTest):
+    def expect_failure(self, args, message, exit_code=None):
+        """Runs twiddle, expecting one line on stderr containing `message` and no new files."""
+        before = sorted(os.listdir(self.dir))
+        run = self.twiddle(*args)
+        self.assertNotEqual(run.returncode, 0, args)
+        if exit_code is not None:
+            self.assertEqual(run.returncode, exit_code, f"{args}: {run.stderr}")
+        self.assertEqual(run.stdout, "", args)
+        self.assertTrue(run.stderr.endswith("\n"), repr(run.stderr))
+        self.assertEqual(run.stderr.count("\n"), 1, repr(run.stderr))
+        self.assertIn(message, run.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), before, f"{args} left files behind")
+        return run.stderr
+
+    def refuse_array(self, x, message):
+        x_path = self.path("x.npy")
+        np.save(x_path, x)
+        self.expect_failure(["fft", x_path, self.path("y.npy")], message, exit_code=1)
+
+    def test_missing_input(self):
+        self.expect_failure(["fft", self.path("nothing.npy"), self.path("y.npy")],
+                            "nothing.npy: cannot open: No such file or directory", exit_code=1)
+
+    def test_truncated_input(self):
+        x_path = self.path("x.npy")
+        np.save(x_path, random_complex64((4, 64), seed=7))
+        with open(x_path, "r+b") as f:
+            f.truncate(os.path.getsize(x_path) - 8)
+        self.expect_failure(["fft", x_path, self.path("y.npy")], "x.npy: truncated", exit_code=1)
+
+    def test_trailing_bytes(self):
+        x_path = self.path("x.npy")
+        np.save(x_path, random_complex64((4, 64), seed=8))
+        with open(x_path, "ab") as f:
+            f.write(b"\0")
+        self.expect_failure(["fft", x_path, self.path("y.npy")], "x.npy: the header", exit_code=1)
+
+    def test_foreign_file(self):
+        x_path = self.path("x.txt")
+        with open(x_path, "w") as f:
+            f.write("1 2 3 4\n")
+        self.expect_failure(["fft", x_path, self.path("y.npy")], "x.txt: not a .npy file", exit_code=1)
+
+    def test_usage_errors(self):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, random_complex64((8,), seed=9))
+        self.expect_failure(["fft", x_path, y_path, "--bogus"], "--bogus", exit_code=2)
+        self.expect_failure(["fft", x_path], "OUT", exit_code=2)
+        self.expect_failure(["fft", x_path, y_path, "--norm", "sideways"], "sideways", exit_code=2)
+        self.expect_failure(["fft", x_path, y_path, "--norm"], "--norm", exit_code=2)
+        self.expect_failure(["fft", x_path, y_path, "extra.npy"], "extra.npy", exit_code=2)
+
+    def test_unsupported_dtypes(self):
+        x = random_complex64((2, 16), seed=10)
+        self.refuse_array(x.astype(np.complex128), "has dtype complex128; this version of twiddle fft "
+                                                   "transforms complex64 only")
+        self.refuse_array(x.real.copy(), "has dtype float32")
+        self.refuse_array(np.arange(16, dtype=np.int32), "has dtype int32")
+        self.refuse_array(np.array(["a", "b"]), "dtype '<U1' is not supported")
+
+    def test_unsupported_shapes(self):
+        self.refuse_array(random_complex64((3, 12), seed=11), "12 is not a power of two")
+        self.refuse_array(np.zeros((4, 0), np.complex64), "last axis of length 0")
+        self.refuse_array(np.complex64(1 + 2j), "0-d array")
+
+    def test_output_in_missing_directory(self):
+        x_path = self.path("x.npy")
+        np.save(x_path, random_complex64((8,), seed=12))
+        self.expect_failure(["fft", x_path, self.path("no/such/dir/y.npy")], "y.npy: cannot create",
+                            exit_code=1)
+
+    def test_output_is_a_directory(self):
+        x_path = self.path("x.npy")
+        np.save(x_path, random_complex64((8,), seed=13))
+        os.mkdir(self.path("out"))
+        self.expect_failure(["fft", x_path, self.path("out")], "Is a directory", exit_code=1)
+        self.assertEqual(os.listdir(self.path("out")), [])
+
+    def test_failure_keeps_existing_output(self):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, random_complex64((2, 12), seed=14))
+        with open(y_path, "wb") as f:
+            f.write(b"precious")
+        self.expect_failure(["fft", x_path, y_path], "power of two", exit_code=1)
+        with open(y_path, "rb") as f:
+            self.assertEqual(f.read(), b"precious")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    TWIDDLE = sys.argv.pop(1)
+    unittest.main(verbosity=2)
