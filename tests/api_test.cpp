@@ -1,0 +1,284 @@
+// The library's contracts on the device: validation errors before anything runs, views with
+// offsets, recording into the caller's command buffer, normalization, wrapping a caller's
+// device, and the on-disk kernel cache.
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cpu/reference.hpp"
+#include "device_test.hpp"
+#include "vk/context_state.hpp"
+
+namespace twiddle {
+namespace {
+
+using testing::DeviceTest;
+
+class Api : public DeviceTest {};
+
+std::vector<std::complex<double>> reference(const std::vector<std::complex<float>>& x, uint64_t n,
+                                            uint64_t batch, Direction dir, double scale) {
+    std::vector<std::complex<double>> want(n * batch);
+    cpu::reference_dft(testing::widen(x), want, n, batch, dir);
+    for (auto& v : want) v *= scale;
+    return want;
+}
+
+TEST_F(Api, RecordRefusesBadBuffersBeforeRecording) {
+    Context& ctx = testing::device();
+    const Plan plan(ctx, FftDesc(1024, 4));  // 32 KiB per buffer
+    const uint64_t bytes = plan.desc().bytes();
+    Buffer a(ctx, 4 * bytes), b(ctx, bytes);
+    // Checks run before anything is recorded, so a null command buffer is never reached.
+    const VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(uintptr_t{1});
+    const BufferView none;
+    auto record = [&](const BufferView& in, const BufferView& out) {
+        plan.record(cmd, in, out, none, Direction::forward);
+    };
+    EXPECT_THROW(record(a.view(0, bytes - 8), b.view()), Error);            // input too small
+    EXPECT_THROW(record(a.view(0, bytes), b.view(0, bytes - 8)), Error);    // output too small
+    EXPECT_THROW(record(a.view(0, bytes), a.view(bytes / 2, bytes)), Error);  // partial overlap
+    EXPECT_THROW(record(a.view(4, bytes), b.view()), Error);                // not element-aligned
+    EXPECT_THROW(record(none, b.view()), Error);                            // no buffer
+    BufferView no_storage = b.view();
+    no_storage.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    EXPECT_THROW(record(a.view(0, bytes), no_storage), Error);
+    EXPECT_THROW(plan.record(VK_NULL_HANDLE, a.view(0, bytes), b.view(), none, Direction::forward), Error);
+    EXPECT_THROW(plan.execute(a.view(0, bytes), a.view(8, bytes), Direction::forward), Error);
+
+    // A multi-pass plan in place needs scratch: missing, too small, or overlapping is refused.
+    const Plan multi(ctx, FftDesc(1024, 4), Options{.max_pass_length = 32});
+    ASSERT_GT(multi.scratch_bytes(Placement::in_place), 0u);
+    EXPECT_THROW(multi.record(cmd, b.view(), b.view(), none, Direction::forward), Error);
+    EXPECT_THROW(multi.record(cmd, b.view(), b.view(), a.view(0, bytes - 8), Direction::forward), Error);
+    EXPECT_THROW(multi.record(cmd, a.view(0, bytes), a.view(0, bytes), a.view(bytes / 2, bytes),
+                              Direction::forward),
+                 Error);
+}
+
+TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
+    Context& ctx = testing::device();
+    EXPECT_THROW(Plan(ctx, FftDesc(1000)), UnsupportedError);
+    EXPECT_THROW(Plan(ctx, FftDesc(96, 3)), UnsupportedError);
+    EXPECT_THROW(Plan(ctx, FftDesc(1u << 20, 1u << 10)), UnsupportedError);  // over the buffer range
+    EXPECT_THROW(Buffer(ctx, 0), Error);
+    Buffer b(ctx, 64);
+    std::vector<uint8_t> host(128);
+    EXPECT_THROW(b.upload(host.data(), 128), Error);
+    EXPECT_THROW(b.download(host.data(), 64, 8), Error);
+    EXPECT_THROW(b.view(72), Error);
+    EXPECT_THROW(b.fill(0, 2, 8), Error);
+}
+
+// Views at offsets that are not multiples of the storage-buffer alignment, recorded into the
+// caller's command buffer, in a multi-pass plan with its own scratch view.
+TEST_F(Api, ViewsAtOffsetsIntoCallersCommandBuffer) {
+    Context& ctx = testing::device();
+    const uint64_t n = 4096, batch = 3;
+    const Plan plan(ctx, FftDesc(n, batch), Options{.max_pass_length = 64});
+    ASSERT_EQ(plan.passes(), 2u);
+    const uint64_t bytes = plan.desc().bytes();
+    const auto x = testing::random_complex(n * batch, 7);
+    // One buffer holds input at 8 bytes, scratch after it, output after that: all element-aligned
+    // but not 16-byte aligned.
+    const uint64_t in_at = 8, scratch_at = in_at + bytes + 24, out_at = scratch_at + bytes + 40;
+    Buffer all(ctx, out_at + bytes + 64);
+    all.fill(testing::kPoison);
+    all.upload(x.data(), bytes, in_at);
+    for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+        const BufferView in = all.view(in_at, bytes);
+        const BufferView out = placement == Placement::in_place ? in : all.view(out_at, bytes);
+        ctx.submit([&](VkCommandBuffer cmd) {
+            plan.record(cmd, in, out, all.view(scratch_at, plan.scratch_bytes(placement) + 1), Direction::forward);
+        });
+        std::vector<std::complex<float>> got(n * batch);
+        all.download(got.data(), bytes, out.offset);
+        EXPECT_LE(cpu::relative_l2(got, reference(x, n, batch, Direction::forward, 1.0)), 5e-7)
+            << to_string(placement);
+        all.upload(x.data(), bytes, in_at);
+    }
+    // Nothing outside the three ranges was touched.
+    std::vector<uint8_t> raw(all.size());
+    all.download(raw.data(), raw.size());
+    EXPECT_EQ(testing::poisoned_words(raw.data(), in_at), in_at / 4);
+    EXPECT_EQ(testing::poisoned_words(raw.data() + out_at + bytes, 64), 16u);
+}
+
+TEST_F(Api, NormalizationModesAndScaling) {
+    Context& ctx = testing::device();
+    const uint64_t n = 256, batch = 5;
+    const auto x = testing::random_complex(n * batch, 11);
+    for (Normalization norm : {Normalization::backward, Normalization::ortho, Normalization::forward})
+        for (Direction dir : {Direction::forward, Direction::inverse}) {
+            const Plan plan(ctx, FftDesc(n, batch).with_normalization(norm));
+            Buffer buf(ctx, plan.desc().bytes());
+            buf.upload(x.data(), plan.desc().bytes());
+            plan.execute(buf, buf, dir);
+            std::vector<std::complex<float>> got(n * batch);
+            buf.download(got.data(), plan.desc().bytes());
+            EXPECT_LE(cpu::relative_l2(got, reference(x, n, batch, dir, scale_factor(norm, dir, n))), 5e-7)
+                << to_string(norm) << " " << to_string(dir);
+        }
+    EXPECT_DOUBLE_EQ(scale_factor(Normalization::ortho, Direction::inverse, 64), 0.125);
+    EXPECT_DOUBLE_EQ(scale_factor(Normalization::backward, Direction::inverse, 64), 1.0 / 64);
+    EXPECT_DOUBLE_EQ(scale_factor(Normalization::forward, Direction::inverse, 64), 1.0);
+}
+
+TEST_F(Api, PlanReportsItsShape) {
+    Context& ctx = testing::device();
+    const Plan one(ctx, FftDesc(256, 8));
+    EXPECT_EQ(one.passes(), 1u);
+    EXPECT_EQ(one.scratch_bytes(Placement::out_of_place), 0u);
+    EXPECT_EQ(one.scratch_bytes(Placement::in_place), 0u);
+    EXPECT_EQ(one.workgroup_size(), one.logical().passes[0].kernel.workgroup_size);
+    const Plan three(ctx, FftDesc(4096, 2), Options{.max_pass_length = 16});
+    EXPECT_EQ(three.passes(), 3u);
+    EXPECT_EQ(three.scratch_bytes(Placement::in_place), three.desc().bytes());
+    EXPECT_EQ(three.scratch_bytes(Placement::out_of_place), three.desc().bytes());
+    EXPECT_LE(three.workgroup_size(), ctx.caps().max_workgroup_invocations);
+}
+
+// A device created by "someone else's program", wrapped; twiddle must leave it alive.
+TEST(Wrap, RunsOnACallersDevice) {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_2;
+    VkInstanceCreateInfo ii{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ii.pApplicationInfo = &app;
+    VkInstance instance = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateInstance(&ii, nullptr, &instance), VK_SUCCESS);
+    uint32_t count = 1;
+    VkPhysicalDevice pd = VK_NULL_HANDLE;
+    vkEnumeratePhysicalDevices(instance, &count, &pd);
+    ASSERT_NE(pd, VK_NULL_HANDLE);
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> props(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, props.data());
+    uint32_t family = 0;
+    while (family < families && !(props[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+    ASSERT_LT(family, families);
+    const float priority = 1;
+    VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qi.queueFamilyIndex = family;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
+    const auto extensions = Context::required_device_extensions();
+    VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    di.queueCreateInfoCount = 1;
+    di.pQueueCreateInfos = &qi;
+    di.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    di.ppEnabledExtensionNames = extensions.data();
+    VkDevice device = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateDevice(pd, &di, nullptr, &device), VK_SUCCESS);
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device, family, 0, &queue);
+    {
+        const Context ctx = Context::wrap(instance, pd, device, family, queue);
+        EXPECT_EQ(ctx.device(), device);
+        const Plan plan(ctx, FftDesc(512, 2));
+        const auto x = testing::random_complex(1024, 3);
+        Buffer buf(ctx, plan.desc().bytes());
+        buf.upload(x.data(), plan.desc().bytes());
+        plan.execute(buf, buf, Direction::forward);
+        std::vector<std::complex<float>> got(1024);
+        buf.download(got.data(), plan.desc().bytes());
+        EXPECT_LE(cpu::relative_l2(got, reference(x, 512, 2, Direction::forward, 1.0)), 5e-7);
+    }
+    // Still the caller's: usable after the context is gone, then destroyed by the caller.
+    EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);
+    vkDestroyDevice(device, nullptr);
+    vkDestroyInstance(instance, nullptr);
+    EXPECT_THROW(Context::wrap(VK_NULL_HANDLE, pd, device, family, queue), Error);
+}
+
+class DiskCache : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() /
+               ("twiddle-cache-test-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(dir_);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    // Builds a small multi-pass plan in a fresh context and checks it computes correctly;
+    // returns (kernels compiled, kernels loaded from disk).
+    std::pair<uint64_t, uint64_t> build(ContextOptions options) {
+        const Context ctx(options);
+        const Plan plan(ctx, FftDesc(2048, 2), Options{.max_pass_length = 64});
+        const auto x = testing::random_complex(4096, 5);
+        Buffer buf(ctx, plan.desc().bytes());
+        buf.upload(x.data(), plan.desc().bytes());
+        plan.execute(buf, buf, Direction::forward);
+        std::vector<std::complex<float>> got(4096);
+        buf.download(got.data(), plan.desc().bytes());
+        EXPECT_LE(cpu::relative_l2(got, reference(x, 2048, 2, Direction::forward, 1.0)), 5e-7);
+        for (const auto& m : ctx.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
+        return {ctx.state()->kernels->compiled(), ctx.state()->kernels->loaded()};
+    }
+
+    std::vector<std::filesystem::path> files(const std::string& extension) const {
+        std::vector<std::filesystem::path> out;
+        if (std::filesystem::exists(dir_))
+            for (const auto& e : std::filesystem::directory_iterator(dir_))
+                if (e.path().extension() == extension) out.push_back(e.path());
+        return out;
+    }
+
+    std::filesystem::path dir_;
+};
+
+TEST_F(DiskCache, CompilesOnceThenLoads) {
+    const auto first = build({.cache_dir = dir_});
+    EXPECT_EQ(first.first, 2u);
+    EXPECT_EQ(first.second, 0u);
+    EXPECT_EQ(files(".spv").size(), 2u);
+    EXPECT_EQ(files(".bin").size(), 1u);  // the pipeline cache
+    const auto second = build({.cache_dir = dir_});
+    EXPECT_EQ(second.first, 0u);
+    EXPECT_EQ(second.second, 2u);
+}
+
+TEST_F(DiskCache, CorruptOrTruncatedFilesAreRebuilt) {
+    build({.cache_dir = dir_});
+    const auto spv = files(".spv");
+    ASSERT_EQ(spv.size(), 2u);
+    {  // flip one payload byte of the first, truncate the second
+        std::fstream f(spv[0], std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        f.put('\x5a');
+    }
+    std::filesystem::resize_file(spv[1], std::filesystem::file_size(spv[1]) / 2);
+    for (const auto& bin : files(".bin")) std::ofstream(bin, std::ios::trunc) << "garbage";
+    const auto again = build({.cache_dir = dir_});
+    EXPECT_EQ(again.first, 2u);  // both recompiled, results still right (checked in build)
+    EXPECT_EQ(again.second, 0u);
+    const auto third = build({.cache_dir = dir_});  // and the rewritten files are good again
+    EXPECT_EQ(third.first, 0u);
+}
+
+TEST_F(DiskCache, DisabledWritesNothing) {
+    build({.disk_cache = false, .cache_dir = dir_});
+    EXPECT_FALSE(std::filesystem::exists(dir_));
+}
+
+TEST_F(DiskCache, DumpShadersWritesTheGeneratedSource) {
+    const auto dump = dir_ / "dump";
+    ::setenv("TWIDDLE_DUMP_SHADERS", dump.c_str(), 1);
+    build({.disk_cache = false});
+    ::unsetenv("TWIDDLE_DUMP_SHADERS");
+    size_t shaders = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dump)) {
+        ASSERT_EQ(e.path().extension(), ".comp");
+        std::ifstream f(e.path());
+        std::string first;
+        std::getline(f, first);
+        EXPECT_EQ(first, "#version 450");
+        ++shaders;
+    }
+    EXPECT_EQ(shaders, 2u);
+}
+
+}  // namespace
+}  // namespace twiddle
