@@ -30,31 +30,42 @@ TEST_F(Api, RecordRefusesBadBuffersBeforeRecording) {
     const Plan plan(ctx, FftDesc(1024, 4));  // 32 KiB per buffer
     const uint64_t bytes = plan.desc().bytes();
     Buffer a(ctx, 4 * bytes), b(ctx, bytes);
-    // Checks run before anything is recorded, so a null command buffer is never reached.
-    const VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(uintptr_t{1});
     const BufferView none;
-    auto record = [&](const BufferView& in, const BufferView& out) {
-        plan.record(cmd, in, out, none, Direction::forward);
-    };
-    EXPECT_THROW(record(a.view(0, bytes - 8), b.view()), Error);            // input too small
-    EXPECT_THROW(record(a.view(0, bytes), b.view(0, bytes - 8)), Error);    // output too small
-    EXPECT_THROW(record(a.view(0, bytes), a.view(bytes / 2, bytes)), Error);  // partial overlap
-    EXPECT_THROW(record(a.view(4, bytes), b.view()), Error);                // not element-aligned
-    EXPECT_THROW(record(none, b.view()), Error);                            // no buffer
-    BufferView no_storage = b.view();
-    no_storage.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    EXPECT_THROW(record(a.view(0, bytes), no_storage), Error);
-    EXPECT_THROW(plan.record(VK_NULL_HANDLE, a.view(0, bytes), b.view(), none, Direction::forward), Error);
-    EXPECT_THROW(plan.execute(a.view(0, bytes), a.view(8, bytes), Direction::forward), Error);
+    // Every check throws before anything is recorded: the command buffer, submitted at the end,
+    // stays empty.
+    ctx.submit([&](VkCommandBuffer cmd) {
+        auto record = [&](const BufferView& in, const BufferView& out) {
+            plan.record(cmd, in, out, none, Direction::forward);
+        };
+        EXPECT_THROW(record(a.view(0, bytes - 8), b.view()), Error);              // input too small
+        EXPECT_THROW(record(a.view(0, bytes), b.view(0, bytes - 8)), Error);      // output too small
+        EXPECT_THROW(record(a.view(0, bytes), a.view(bytes / 2, bytes)), Error);  // partial overlap
+        EXPECT_THROW(record(a.view(4, bytes), b.view()), Error);                  // not element-aligned
+        EXPECT_THROW(record(none, b.view()), Error);                              // no buffer
+        BufferView no_storage = b.view();
+        no_storage.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        EXPECT_THROW(record(a.view(0, bytes), no_storage), Error);
+        EXPECT_THROW(plan.record(VK_NULL_HANDLE, a.view(0, bytes), b.view(), none, Direction::forward),
+                     Error);
+        EXPECT_THROW(plan.record(cmd, a.view(0, bytes), b.view(), none, static_cast<Direction>(5)), Error);
 
-    // A multi-pass plan in place needs scratch: missing, too small, or overlapping is refused.
-    const Plan multi(ctx, FftDesc(1024, 4), Options{.max_pass_length = 32});
-    ASSERT_GT(multi.scratch_bytes(Placement::in_place), 0u);
-    EXPECT_THROW(multi.record(cmd, b.view(), b.view(), none, Direction::forward), Error);
-    EXPECT_THROW(multi.record(cmd, b.view(), b.view(), a.view(0, bytes - 8), Direction::forward), Error);
-    EXPECT_THROW(multi.record(cmd, a.view(0, bytes), a.view(0, bytes), a.view(bytes / 2, bytes),
-                              Direction::forward),
-                 Error);
+        // A multi-pass plan in place needs scratch: missing, too small, or overlapping is refused.
+        const Plan multi(ctx, FftDesc(1024, 4), Options{.max_pass_length = 32});
+        ASSERT_GT(multi.scratch_bytes(Placement::in_place), 0u);
+        EXPECT_THROW(multi.record(cmd, b.view(), b.view(), none, Direction::forward), Error);
+        EXPECT_THROW(multi.record(cmd, b.view(), b.view(), a.view(0, bytes - 8), Direction::forward), Error);
+        EXPECT_THROW(multi.record(cmd, a.view(0, bytes), a.view(0, bytes), a.view(bytes / 2, bytes),
+                                  Direction::forward),
+                     Error);
+        BufferView scratch_no_storage = a.view(2 * bytes, bytes);
+        scratch_no_storage.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+        EXPECT_THROW(multi.record(cmd, b.view(), b.view(), scratch_no_storage, Direction::forward), Error);
+        EXPECT_THROW(multi.record(cmd, b.view(), b.view(), a.view(2 * bytes + 4, bytes), Direction::forward),
+                     Error);
+    });
+    // execute() checks the same before allocating or submitting anything.
+    EXPECT_THROW(plan.execute(a.view(0, bytes), a.view(8, bytes), Direction::forward), Error);
+    EXPECT_THROW(plan.execute(a.view(0, bytes - 8), b.view(), Direction::forward), Error);
 }
 
 TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
@@ -69,6 +80,15 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_THROW(b.download(host.data(), 64, 8), Error);
     EXPECT_THROW(b.view(72), Error);
     EXPECT_THROW(b.fill(0, 2, 8), Error);
+    // Planner options outside their domains.
+    EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.max_radix = 32}), Error);
+    EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.max_radix = 6}), Error);
+    EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.workgroup_size = 100}), Error);
+    EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.columns_per_workgroup = 3}), Error);
+    // A device that is not there.
+    EXPECT_THROW(Context(ContextOptions{.device = "99"}), Error);
+    EXPECT_THROW(Context(ContextOptions{.device = "99999999999999999999999"}), Error);
+    EXPECT_THROW(Context(ContextOptions{.device = "no such device name"}), Error);
 }
 
 // Views at offsets that are not multiples of the storage-buffer alignment, recorded into the
@@ -90,7 +110,8 @@ TEST_F(Api, ViewsAtOffsetsIntoCallersCommandBuffer) {
         const BufferView in = all.view(in_at, bytes);
         const BufferView out = placement == Placement::in_place ? in : all.view(out_at, bytes);
         ctx.submit([&](VkCommandBuffer cmd) {
-            plan.record(cmd, in, out, all.view(scratch_at, plan.scratch_bytes(placement) + 1), Direction::forward);
+            plan.record(cmd, in, out, all.view(scratch_at, plan.scratch_bytes(placement) + 1),
+                        Direction::forward);
         });
         std::vector<std::complex<float>> got(n * batch);
         all.download(got.data(), bytes, out.offset);
@@ -98,10 +119,13 @@ TEST_F(Api, ViewsAtOffsetsIntoCallersCommandBuffer) {
             << to_string(placement);
         all.upload(x.data(), bytes, in_at);
     }
-    // Nothing outside the three ranges was touched.
+    // Nothing outside the three ranges was touched: not the head, not the gaps (where the
+    // scratch and output bindings, aligned down, begin), not the tail.
     std::vector<uint8_t> raw(all.size());
     all.download(raw.data(), raw.size());
     EXPECT_EQ(testing::poisoned_words(raw.data(), in_at), in_at / 4);
+    EXPECT_EQ(testing::poisoned_words(raw.data() + in_at + bytes, 24), 6u);
+    EXPECT_EQ(testing::poisoned_words(raw.data() + scratch_at + bytes, 40), 10u);
     EXPECT_EQ(testing::poisoned_words(raw.data() + out_at + bytes, 64), 16u);
 }
 

@@ -12,24 +12,23 @@
 namespace twiddle {
 namespace {
 
-constexpr uint32_t kVulkan12 = (1u << 22) | (2u << 12);
-
 TEST(Codegen, EveryPlannedKernelCompiles) {
     for (const DeviceCaps& caps : {testing::lavapipe_caps(), testing::h200_caps()})
         for (uint32_t forced : {0u, 64u})
-            for (uint32_t bits = 0; bits <= 24; bits += (bits < 14 ? 1 : 5)) {
+            for (uint32_t bits : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 18, 19, 24, 25, 26, 27}) {
+                if ((uint64_t(8) << bits) > caps.max_storage_buffer_range) continue;
                 const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), caps, Options{forced});
                 for (const Pass& pass : p.passes) {
                     const std::string glsl = codegen::generate_pass_kernel(pass.kernel);
                     SCOPED_TRACE(caps.name + ": " + p.summary());
-                    EXPECT_NO_THROW(vk::compile_compute(glsl, "test", kVulkan12));
+                    EXPECT_NO_THROW(vk::compile_compute(glsl, "test"));
                     EXPECT_EQ(glsl, codegen::generate_pass_kernel(pass.kernel));
                 }
             }
 }
 
 TEST(Codegen, CopyKernelCompiles) {
-    EXPECT_NO_THROW(vk::compile_compute(codegen::generate_copy_kernel(256), "copy", kVulkan12));
+    EXPECT_NO_THROW(vk::compile_compute(codegen::generate_copy_kernel(256), "copy"));
 }
 
 TEST(Codegen, PushConstantLayout) {

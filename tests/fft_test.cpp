@@ -13,9 +13,9 @@ namespace {
 using testing::DeviceTest;
 using testing::kPoison;
 
-constexpr double kBound = 5e-7;       // relative L2 against the reference, f32
-constexpr double kRoundTrip = 1e-6;   // forward then inverse against the input
-constexpr uint64_t kGuardBytes = 256; // poisoned bytes past the output that must stay poisoned
+constexpr double kBound = 5e-7;        // relative L2 against the reference, f32
+constexpr double kRoundTrip = 1e-6;    // forward then inverse against the input
+constexpr uint64_t kGuardBytes = 256;  // poisoned bytes past the output that must stay poisoned
 
 struct Case {
     uint32_t bits;
@@ -64,7 +64,11 @@ TEST_P(PowerOfTwo, MatchesReferenceBothDirections) {
         std::vector<uint8_t> raw(bytes + kGuardBytes);
         out.download(raw.data(), raw.size());
         std::memcpy(got.data(), raw.data(), bytes);
-        EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
+        // In place, the upload overwrote the poison: there the accuracy check alone catches an
+        // element left unwritten.
+        if (placement == Placement::out_of_place) {
+            EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
+        }
         EXPECT_EQ(testing::poisoned_words(raw.data() + bytes, kGuardBytes), kGuardBytes / 4)
             << "written past the output";
         const double err = cpu::relative_l2(got, want);

@@ -43,6 +43,7 @@ void run_fft(const FftArgs& args) {
         buffer.upload(array.data.data(), array.data.size());
         plan.execute(buffer, buffer, args.inverse ? Direction::inverse : Direction::forward);
         buffer.download(result.data(), array.data.size());
+        check_validation(context);
     }
     npy::write_npy_atomic(args.out, array.shape, result);
 }

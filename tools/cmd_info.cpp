@@ -83,7 +83,8 @@ nlohmann::json plan_json(const LogicalPlan& p) {
 }  // namespace
 
 void add_info_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("info", "Print the Vulkan devices, the chosen one's limits and, with --n, a plan (JSON)");
+    auto* cmd = app.add_subcommand(
+        "info", "Print the Vulkan devices, the chosen one's limits and, with --n, a plan (JSON)");
     struct Args {
         uint64_t n = 0;
         uint64_t batch = 1;
@@ -92,7 +93,8 @@ void add_info_command(CLI::App& app) {
     auto args = std::make_shared<Args>();
     cmd->add_option("--n", args->n, "Transform length to plan");
     cmd->add_option("--batch", args->batch, "Transforms in the batch (with --n)")->check(CLI::PositiveNumber);
-    cmd->add_option("--max-pass-length", args->max_pass, "Longest pass the planner may use (0: device limit)");
+    cmd->add_option("--max-pass-length", args->max_pass,
+                    "Longest pass the planner may use (0: device limit)");
     cmd->callback([args] {
         const auto devices = Context::list_devices();
         const Context ctx;
@@ -112,6 +114,7 @@ void add_info_command(CLI::App& app) {
             options.max_pass_length = args->max_pass;
             out["plan"] = plan_json(plan(FftDesc(args->n, args->batch), ctx.caps(), options));
         }
+        check_validation(ctx);
         std::cout << out.dump(2) << "\n";
     });
 }

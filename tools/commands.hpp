@@ -4,9 +4,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "twiddle/context.hpp"
+
 namespace twiddle::cli {
 
 void add_info_command(CLI::App& app);
+
+// Throws twiddle::Error carrying the validation layer's messages, if it reported any (with
+// TWIDDLE_VALIDATION=1): a command whose Vulkan use was invalid must not report success.
+void check_validation(const Context& context);
 void add_bench_command(CLI::App& app);
 void add_fft_command(CLI::App& app);
 

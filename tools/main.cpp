@@ -4,7 +4,16 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "twiddle/error.hpp"
 #include "twiddle/version.hpp"
+
+void twiddle::cli::check_validation(const Context& context) {
+    const auto messages = context.take_validation_messages();
+    if (messages.empty()) return;
+    std::string all = std::to_string(messages.size()) + " Vulkan validation message(s):";
+    for (const auto& m : messages) all += " [" + m + "]";
+    throw Error(all);
+}
 
 int main(int argc, char** argv) {
     CLI::App app{"twiddle: fast Fourier transforms on GPUs through Vulkan compute"};

@@ -1,5 +1,7 @@
 #include "npy.hpp"
 
+#include "file_io.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +22,10 @@ namespace twiddle::npy {
 
 namespace {
 
+using cli::errno_text;
+using cli::FileDescriptor;
+using cli::write_file_atomic;
+
 namespace fs = std::filesystem;
 
 constexpr std::array<char, 6> kMagic = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
@@ -28,30 +34,6 @@ constexpr size_t kAlignment = 64;
 constexpr size_t kMaxV1HeaderBytes = 65535;
 // Deeper nesting is garbage, not a header; the limit keeps the recursive parser's stack small.
 constexpr int kMaxNesting = 32;
-
-std::string errno_text(int error) { return std::strerror(error); }
-
-// Closes the descriptor it owns when it goes out of scope.
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) : fd_(fd) {}
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    ~FileDescriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-
-    int get() const { return fd_; }
-    // Closes now and returns close()'s errno, or 0 when it succeeded.
-    int close() {
-        const int result = ::close(fd_);
-        fd_ = -1;
-        return result == 0 ? 0 : errno;
-    }
-
-private:
-    int fd_;
-};
 
 // Reads until `bytes` are read or the file ends; returns how many were read. Throws on a read error.
 size_t read_fully(int fd, void* data, size_t bytes, const std::string& file) {
@@ -473,45 +455,7 @@ std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
 
 void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape,
                       std::span<const std::complex<float>> data) {
-    const std::string file = path.string();
-    const std::vector<std::byte> bytes = encode_npy(shape, data);
-    if (!path.has_filename()) throw Error(file + ": cannot write: the path names no file");
-
-    // A name no one else uses, in the target's directory so that the rename cannot cross file
-    // systems. O_EXCL refuses to reuse an existing file.
-    std::random_device random;
-    fs::path temporary;
-    int raw_fd = -1;
-    for (int attempt = 0; raw_fd < 0; ++attempt) {
-        temporary = path;
-        temporary.replace_filename("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
-                                   "-" + std::to_string(random()));
-        raw_fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        const int error = errno;
-        if (raw_fd < 0 && (error != EEXIST || attempt == 100))
-            throw Error(file + ": cannot create the temporary file " + temporary.string() + ": " +
-                        errno_text(error));
-    }
-    FileDescriptor fd(raw_fd);
-    // Removes the temporary file and describes the failure of `action`, which set errno `error`.
-    const auto fail = [&](const char* action, int error) {
-        ::unlink(temporary.c_str());
-        return Error(file + ": cannot " + action + " (" + temporary.string() + "): " + errno_text(error));
-    };
-
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-        const int error = errno;
-        if (n < 0 && error == EINTR) continue;
-        if (n < 0) throw fail("write the temporary file", error);
-        done += static_cast<size_t>(n);
-    }
-    // Without the sync a crash soon after the rename could leave an empty file under the name.
-    if (::fsync(fd.get()) != 0) throw fail("sync the temporary file", errno);
-    if (const int error = fd.close(); error != 0) throw fail("close the temporary file", error);
-    if (::rename(temporary.c_str(), path.c_str()) != 0)
-        throw fail("rename the temporary file into place", errno);
+    write_file_atomic(path, encode_npy(shape, data));
 }
 
 }  // namespace twiddle::npy

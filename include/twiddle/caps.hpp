@@ -40,8 +40,9 @@ struct TWIDDLE_API DeviceCaps {
     std::vector<std::string> subgroup_operations;  // "basic", "shuffle", ... in compute shaders
 
     bool shader_float64 = false;
-    bool timestamps = false;        // the compute queue can write timestamps
-    double timestamp_period_ns = 0; // nanoseconds per timestamp tick
+    bool timestamps = false;  // the compute queue can write timestamps
+    uint32_t timestamp_valid_bits = 0;
+    double timestamp_period_ns = 0;  // nanoseconds per timestamp tick
 
     bool has_subgroup_operation(std::string_view op) const;
 };

@@ -21,7 +21,8 @@ struct ContextOptions {
     // Empty: the TWIDDLE_DEVICE environment variable if set, else the first discrete GPU, else
     // the first integrated GPU, else the first device (lavapipe on a machine without a GPU).
     std::string device;
-    // Enables the Khronos validation layer and records its messages (validation_messages()).
+    // Enables the Khronos validation layer, with synchronization validation, and records its
+    // messages (take_validation_messages()).
     // Unset: on when the TWIDDLE_VALIDATION environment variable is 1.
     std::optional<bool> validation;
     // Keeps compiled kernels (SPIR-V) and the driver's pipeline cache on disk. Off: nothing is
@@ -42,11 +43,11 @@ public:
     explicit Context(const ContextOptions& options = {});
 
     // Wraps a device the caller created and keeps owning; twiddle destroys none of these
-    // handles (destroying the context waits for the device to be idle). The device must have
-    // been created with the extensions in required_device_extensions() and, for f64 plans, the
-    // shaderFloat64 feature. The caller keeps `queue` externally synchronized against twiddle's
-    // own submissions, which happen in Plan construction (twiddle table upload),
-    // Plan::execute(), Buffer upload/download/fill and Context::submit(); Plan::record() never
+    // handles (destroying the context waits for the device to be idle). The instance must be
+    // for Vulkan 1.1 or later, and the device must have been created with the extensions in
+    // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller keeps `queue`
+    // externally synchronized against twiddle's own submissions, which happen in Plan construction (twiddle
+    // table upload), Plan::execute(), Buffer upload/download/fill and Context::submit(); Plan::record() never
     // submits. The options' validation and kernel_statistics do not apply: they are properties
     // of the caller's instance and device.
     static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,

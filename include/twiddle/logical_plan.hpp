@@ -63,9 +63,9 @@ struct Stage {
 // autosort). The first pass has span 1; each pass multiplies span by its radix.
 struct PassKernel {
     Precision precision = Precision::f32;
-    uint32_t length = 1;  // points in the whole transform
-    uint32_t radix = 1;   // points per column in this pass
-    uint32_t span = 1;    // product of the earlier passes' radices
+    uint32_t length = 1;        // points in the whole transform
+    uint32_t radix = 1;         // points per column in this pass
+    uint32_t span = 1;          // product of the earlier passes' radices
     std::vector<Stage> stages;  // the in-workgroup steps, their radices multiply to `radix`
 
     uint32_t points_per_thread = 1;      // registers of data each invocation holds

@@ -44,8 +44,8 @@ public:
     // `out` after compute-shader writes. Throws twiddle::Error, before recording anything, for a
     // view that is too small, lacks storage usage, overlaps another wrongly, or exceeds the
     // device's storage-buffer range. Only the first desc().bytes() of `out` are written.
-    void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
-                const BufferView& scratch, Direction direction) const;
+    void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
+                Direction direction) const;
 
     // Records into a one-time command buffer, submits and waits. Allocates the scratch buffer
     // itself (once, kept with the plan) when the placement needs one.

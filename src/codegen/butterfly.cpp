@@ -30,8 +30,9 @@ std::vector<std::string> dft4(GlslWriter& w, const std::vector<std::string>& x, 
     w.line(decl(t.complex, d0, x[0] + " - " + x[2]));
     w.line(decl(t.complex, s1, x[1] + " + " + x[3]));
     // -i * (x1 - x3)
-    w.line(decl(t.complex, d1, std::string(t.complex) + "(" + x[1] + ".y - " + x[3] + ".y, " +
-                                   x[3] + ".x - " + x[1] + ".x)"));
+    w.line(
+        decl(t.complex, d1,
+             std::string(t.complex) + "(" + x[1] + ".y - " + x[3] + ".y, " + x[3] + ".x - " + x[1] + ".x)"));
     const std::string y0 = temps.next(), y1 = temps.next(), y2 = temps.next(), y3 = temps.next();
     w.line(decl(t.complex, y0, s0 + " + " + s1));
     w.line(decl(t.complex, y1, d0 + " + " + d1));
@@ -42,8 +43,7 @@ std::vector<std::string> dft4(GlslWriter& w, const std::vector<std::string>& x, 
 
 }  // namespace
 
-void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period,
-                   Precision p) {
+void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period, Precision p) {
     exponent %= period;
     if (exponent == 0) return;
     const uint64_t g = std::gcd(exponent, period);
@@ -68,8 +68,8 @@ void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint6
     } else {
         const auto r = unit_root(e, n);
         const std::string re = literal(r.real(), p), im = literal(r.imag(), p);
-        w.line(v + " = " + c + "(" + x + " * " + re + " - " + y + " * " + im + ", " + x + " * " +
-               im + " + " + y + " * " + re + ");");
+        w.line(v + " = " + c + "(" + x + " * " + re + " - " + y + " * " + im + ", " + x + " * " + im + " + " +
+               y + " * " + re + ");");
     }
 }
 

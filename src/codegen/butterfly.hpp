@@ -26,7 +26,6 @@ std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>&
 
 // Emits v *= W_period^exponent (= e^{-2 pi i exponent / period}) for a constant root, with the
 // multiplications by 1, -1, +-i and (+-1 +-i)/sqrt(2) written out.
-void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period,
-                   Precision p);
+void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period, Precision p);
 
 }  // namespace twiddle::codegen

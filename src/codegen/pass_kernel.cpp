@@ -89,19 +89,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
     GlslWriter w;
     TempNames temps;
     w.line("#version 450");
-    w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) +
-           ", span " + std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " +
-           std::to_string(B) + " columns per workgroup");
+    w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) + ", span " +
+           std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " + std::to_string(B) +
+           " columns per workgroup");
     w.line("layout(local_size_x = " + std::to_string(WG) + ") in;");
     w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
     w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
     w.line("layout(std430, set = 0, binding = 2) readonly buffer Twiddles { " + C + " tw[]; };");
-    w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; uint columns; " +
-           Rl + " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
+    w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; uint columns; " + Rl +
+           " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
     const bool shared = k.shared_bytes > 0;
     if (shared) {
-        const uint32_t words = k.shared_bytes / (k.precision == Precision::f32 ? 4 : 8) /
-                               (k.exchange_rounds == 1 ? 2 : 1);
+        const uint32_t words =
+            k.shared_bytes / (k.precision == Precision::f32 ? 4 : 8) / (k.exchange_rounds == 1 ? 2 : 1);
         w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
@@ -150,10 +150,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
     const std::string tile_index = "lc * " + u(R) + " + i + ";
     if (k.staged_load || k.staged_store) {
         w.line("uint first = group * " + u(B) + ";");
-        w.line("uint tile = first < params.columns ? min(" + u(B) + ", params.columns - first) * " +
-               u(R) + " : 0u;");
-        w.line("uint tile_base = (first / " + u(T) + ") * " + u(N) + " + (first % " + u(T) + ") * " +
-               u(R) + ";");
+        w.line("uint tile = first < params.columns ? min(" + u(B) + ", params.columns - first) * " + u(R) +
+               " : 0u;");
+        w.line("uint tile_base = (first / " + u(T) + ") * " + u(N) + " + (first % " + u(T) + ") * " + u(R) +
+               ";");
     }
 
     // Load point i + r * TPC of the column into v[r].
@@ -213,8 +213,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 for (uint32_t m = 0; m < r; ++m) out[g + m * groups] = res[m];
             } else {
                 const std::string o = "o" + std::to_string(s) + "_" + std::to_string(g);
-                w.line("uint " + o + " = " + (ns > 1 ? "(" + q + " - " + j + ") * " + u(r) + " + " + j
-                                                      : q + " * " + u(r)) + ";");
+                w.line("uint " + o + " = " +
+                       (ns > 1 ? "(" + q + " - " + j + ") * " + u(r) + " + " + j : q + " * " + u(r)) + ";");
                 for (uint32_t m = 0; m < r; ++m)
                     writes.push_back({res[m], shared_index(o + " + " + u(m * ns))});
             }
@@ -240,8 +240,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
         exchange(writes, reads);
         for (uint32_t r = 0; r < P; ++r) {
             const std::string e = "tid + " + u(r * WG);
-            w.line("if (" + e + " < tile) dst[params.dst_offset + tile_base + " + e + "] = " +
-                   scaled("g" + std::to_string(r)) + ";");
+            w.line("if (" + e + " < tile) dst[params.dst_offset + tile_base + " + e +
+                   "] = " + scaled("g" + std::to_string(r)) + ";");
         }
     } else {
         w.open("if (live)");

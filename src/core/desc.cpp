@@ -14,8 +14,8 @@ void check_counts(uint64_t length, uint64_t batch) {
     if (batch == 0) throw Error("FftDesc.batch must be >= 1, got 0");
     // Bytes must be representable: length * batch * 16 < 2^64.
     if (batch > std::numeric_limits<uint64_t>::max() / 16 / length)
-        throw Error("FftDesc.length * batch overflows: length " + std::to_string(length) +
-                    ", batch " + std::to_string(batch));
+        throw Error("FftDesc.length * batch overflows: length " + std::to_string(length) + ", batch " +
+                    std::to_string(batch));
 }
 
 }  // namespace

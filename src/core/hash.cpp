@@ -16,7 +16,8 @@ std::string Hash128::hex() const {
     static const char* digits = "0123456789abcdef";
     std::string out(32, '0');
     uint128 v = state_;
-    for (int i = 31; i >= 0; --i, v >>= 4) out[static_cast<size_t>(i)] = digits[static_cast<unsigned>(v & 0xf)];
+    for (int i = 31; i >= 0; --i, v >>= 4)
+        out[static_cast<size_t>(i)] = digits[static_cast<unsigned>(v & 0xf)];
     return out;
 }
 

@@ -21,9 +21,7 @@ std::string_view to_string(Normalization n) {
     return "?";
 }
 
-std::string_view to_string(Placement p) {
-    return p == Placement::in_place ? "in_place" : "out_of_place";
-}
+std::string_view to_string(Placement p) { return p == Placement::in_place ? "in_place" : "out_of_place"; }
 
 std::string_view to_string(BufferRole r) {
     switch (r) {

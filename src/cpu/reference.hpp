@@ -24,8 +24,10 @@ void reference_dft(std::span<const std::complex<double>> in, std::span<std::comp
 // The same for single rows of long-double data (used by the plan executor's tests).
 std::vector<cld> reference_dft(std::span<const cld> row, Direction direction);
 
-// Runs a logical plan on the CPU in long double, pass by pass and stage by stage, with the same
-// index arithmetic and twiddle tables the kernels use. Returns the normalized result.
+// Runs a logical plan on the CPU in long double, pass by pass and stage by stage, with the
+// plan's decomposition, Stockham index arithmetic and twiddle tables. It tests the decomposition,
+// not the kernels' mapping of points to invocations (staging, partial workgroups, dispatch
+// layout), which only the device tests reach. Returns the normalized result.
 std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction);
 
 // sqrt(sum |a - b|^2 / sum |b|^2); 0 when both are zero.

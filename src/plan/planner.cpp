@@ -46,8 +46,7 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
     const uint32_t largest = options.max_radix ? options.max_radix : kMaxRadix;
     const uint32_t ppt = std::min(k.radix, largest);
     const uint32_t threads_per_column = k.radix / ppt;
-    const uint32_t max_threads =
-        std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
+    const uint32_t max_threads = std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
     const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
     const uint32_t shared_limit = options.max_shared_memory
                                       ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
@@ -206,13 +205,17 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     if (!std::has_single_bit(n))
         throw UnsupportedError("FftDesc.length " + std::to_string(n) +
                                " is not a power of two; this version transforms powers of two only");
+    if (desc.precision() == Precision::f64 && !caps.shader_float64)
+        throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
     if (desc.precision() == Precision::f64)
         throw UnsupportedError("FftDesc.precision f64 is not supported yet; use f32");
     if (desc.bytes() > caps.max_storage_buffer_range)
         throw UnsupportedError("a buffer of " + std::to_string(desc.elements()) + " elements (" +
                                std::to_string(desc.bytes()) + " bytes) exceeds the device's " +
-                               "maxStorageBufferRange of " +
-                               std::to_string(caps.max_storage_buffer_range) + " bytes");
+                               "maxStorageBufferRange of " + std::to_string(caps.max_storage_buffer_range) +
+                               " bytes");
+    // Kernels index elements with 32-bit integers; the range limit above (itself a 32-bit
+    // value) already keeps a buffer under 2^29 f32 elements, and this states the requirement.
     if (desc.elements() >= (uint64_t(1) << 32))
         throw UnsupportedError("length * batch must be below 2^32 elements, got " +
                                std::to_string(desc.elements()));
@@ -220,8 +223,8 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         (options.max_pass_length < 2 || !std::has_single_bit(options.max_pass_length)))
         throw Error("Options.max_pass_length must be 0 or a power of two >= 2, got " +
                     std::to_string(options.max_pass_length));
-    if (options.max_radix != 0 && (options.max_radix < 2 || options.max_radix > kMaxRadix ||
-                                   !std::has_single_bit(options.max_radix)))
+    if (options.max_radix != 0 &&
+        (options.max_radix < 2 || options.max_radix > kMaxRadix || !std::has_single_bit(options.max_radix)))
         throw Error("Options.max_radix must be 0, 2, 4, 8 or 16, got " + std::to_string(options.max_radix));
     if (options.workgroup_size != 0 && !std::has_single_bit(options.workgroup_size))
         throw Error("Options.workgroup_size must be 0 or a power of two, got " +
@@ -230,9 +233,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         throw Error("Options.columns_per_workgroup must be 0 or a power of two, got " +
                     std::to_string(options.columns_per_workgroup));
 
-    auto cap = [&](uint32_t r) {
-        return options.max_pass_length ? std::min(r, options.max_pass_length) : r;
-    };
+    auto cap = [&](uint32_t r) { return options.max_pass_length ? std::min(r, options.max_pass_length) : r; };
     const uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
     const uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
     if (per_pass < 2 && n > one_pass)

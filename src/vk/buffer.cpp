@@ -27,11 +27,11 @@ void check_range(const char* what, uint64_t offset, uint64_t bytes, uint64_t siz
 Buffer::Buffer(const Context& context, uint64_t bytes) : impl_(std::make_unique<Impl>()) {
     if (bytes == 0) throw Error("Buffer size must be > 0 bytes");
     impl_->state = context.state();
-    impl_->buffer = vk::allocate_buffer(*impl_->state, bytes,
-                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                        vk::MemoryKind::device_local);
+    impl_->buffer =
+        vk::allocate_buffer(*impl_->state, bytes,
+                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                            vk::MemoryKind::device_local);
 }
 
 Buffer::Buffer(Buffer&&) noexcept = default;
@@ -51,8 +51,8 @@ BufferView Buffer::view(uint64_t offset, uint64_t size) const {
 void Buffer::upload(const void* data, uint64_t bytes, uint64_t offset) {
     check_range("upload", offset, bytes, size());
     if (bytes == 0) return;
-    auto staging = vk::allocate_buffer(*impl_->state, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                       vk::MemoryKind::upload);
+    auto staging =
+        vk::allocate_buffer(*impl_->state, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
     std::memcpy(staging.mapped, data, bytes);
     impl_->state->submit([&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
@@ -63,8 +63,8 @@ void Buffer::upload(const void* data, uint64_t bytes, uint64_t offset) {
 void Buffer::download(void* data, uint64_t bytes, uint64_t offset) const {
     check_range("download", offset, bytes, size());
     if (bytes == 0) return;
-    auto staging = vk::allocate_buffer(*impl_->state, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                       vk::MemoryKind::readback);
+    auto staging =
+        vk::allocate_buffer(*impl_->state, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::readback);
     impl_->state->submit([&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
         vk::record_copy(cmd, handle(), offset, staging.buffer.get(), 0, bytes);

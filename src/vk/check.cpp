@@ -6,6 +6,7 @@ namespace twiddle::vk {
 
 const char* result_name(VkResult r) {
     switch (r) {
+        // clang-format off
 #define TWIDDLE_CASE(x) case x: return #x;
     TWIDDLE_CASE(VK_SUCCESS)
     TWIDDLE_CASE(VK_NOT_READY)
@@ -29,6 +30,7 @@ const char* result_name(VkResult r) {
     TWIDDLE_CASE(VK_ERROR_FRAGMENTATION)
     TWIDDLE_CASE(VK_PIPELINE_COMPILE_REQUIRED)
 #undef TWIDDLE_CASE
+        // clang-format on
     default: return "VK_RESULT_UNKNOWN";
     }
 }

@@ -8,18 +8,21 @@
 
 namespace twiddle::vk {
 
-std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name,
-                                      uint32_t api_version) {
+std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name) {
     shaderc::Compiler compiler;
     shaderc::CompileOptions options;
-    const bool v12 = VK_API_VERSION_MAJOR(api_version) > 1 || VK_API_VERSION_MINOR(api_version) >= 2;
-    options.SetTargetEnvironment(shaderc_target_env_vulkan,
-                                 v12 ? shaderc_env_version_vulkan_1_2 : shaderc_env_version_vulkan_1_1);
+    options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
     options.SetOptimizationLevel(shaderc_optimization_level_performance);
     const auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
     if (result.GetCompilationStatus() != shaderc_compilation_status_success)
         throw Error("compiling generated kernel " + name + " failed: " + result.GetErrorMessage());
     return {result.cbegin(), result.cend()};
+}
+
+std::string compiler_version() {
+    unsigned int version = 0, revision = 0;
+    shaderc_get_spv_version(&version, &revision);
+    return "shaderc spv " + std::to_string(version) + "." + std::to_string(revision);
 }
 
 }  // namespace twiddle::vk

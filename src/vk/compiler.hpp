@@ -7,9 +7,12 @@
 
 namespace twiddle::vk {
 
-// Compiles a GLSL 450 compute shader for the given Vulkan API version (VK_MAKE_API_VERSION),
-// optimized for performance. Throws twiddle::Error with the compiler's messages on failure.
-std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name,
-                                      uint32_t api_version);
+// Compiles a GLSL 450 compute shader to SPIR-V for Vulkan 1.1 (SPIR-V 1.3: what every device
+// twiddle runs on accepts, wrapped ones included), optimized for performance. Throws
+// twiddle::Error with the compiler's messages on failure.
+std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name);
+
+// Identifies the compiler build, for cache keys.
+std::string compiler_version();
 
 }  // namespace twiddle::vk

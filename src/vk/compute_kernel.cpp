@@ -21,7 +21,8 @@ ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, con
     set_info.bindingCount = bindings;
     set_info.pBindings = b.data();
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout),
+          "vkCreateDescriptorSetLayout");
     set_layout_ = UniqueSetLayout(device, set_layout);
 
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
@@ -89,12 +90,15 @@ std::vector<std::pair<std::string, std::string>> ComputeKernel::statistics() con
     info.executableIndex = 0;
     uint32_t count = 0;
     if (state_->get_statistics(state_->device, &info, &count, nullptr) != VK_SUCCESS) return out;
-    std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     if (state_->get_statistics(state_->device, &info, &count, stats.data()) != VK_SUCCESS) return out;
     for (const auto& s : stats) {
         std::string value;
         switch (s.format) {
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+            value = s.value.b32 ? "true" : "false";
+            break;
         case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(s.value.i64); break;
         case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(s.value.u64); break;
         case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = std::to_string(s.value.f64); break;
@@ -109,8 +113,8 @@ void record_compute_barrier(VkCommandBuffer cmd) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                         &barrier, 0, nullptr, 0, nullptr);
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                         1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 }  // namespace twiddle::vk

@@ -19,8 +19,8 @@ class ComputeKernel {
 public:
     // Compiles (or loads from the kernel cache) and builds the pipeline. `bindings` storage
     // buffers at bindings 0..bindings-1; `push_bytes` of push constants.
-    ComputeKernel(Context::State& state, const std::string& glsl, const std::string& name,
-                  uint32_t bindings, uint32_t push_bytes);
+    ComputeKernel(Context::State& state, const std::string& glsl, const std::string& name, uint32_t bindings,
+                  uint32_t push_bytes);
 
     // Binds the pipeline, pushes the buffers and constants, and dispatches `workgroups` groups,
     // laid out over x and y when x alone would exceed the device's limit (kernels compute

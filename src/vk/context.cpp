@@ -2,6 +2,7 @@
 // device.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 
@@ -29,10 +30,10 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagB
 
 VkDebugUtilsMessengerCreateInfoEXT messenger_info(Context::State* state) {
     VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    info.messageType =
+        VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     info.pfnUserCallback = on_debug_message;
     info.pUserData = state;
     return info;
@@ -59,6 +60,8 @@ VkInstance create_instance(bool validation, Context::State* state) {
     app.apiVersion = VK_API_VERSION_1_3;
     std::vector<const char*> layers, extensions;
     VkDebugUtilsMessengerCreateInfoEXT debug = messenger_info(state);
+    const VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
     VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     if (validation) {
         if (!layer_available(kValidationLayer))
@@ -66,7 +69,11 @@ VkInstance create_instance(bool validation, Context::State* state) {
                                    " is not installed (Debian: vulkan-validationlayers)");
         layers.push_back(kValidationLayer);
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-        info.pNext = &debug;  // also report problems in instance creation and destruction
+        // Synchronization validation too: a missing barrier between passes is the bug it finds.
+        features.enabledValidationFeatureCount = 1;
+        features.pEnabledValidationFeatures = &sync;
+        features.pNext = &debug;  // also report problems in instance creation and destruction
+        info.pNext = &features;
     }
     info.pApplicationInfo = &app;
     info.enabledLayerCount = static_cast<uint32_t>(layers.size());
@@ -76,8 +83,9 @@ VkInstance create_instance(bool validation, Context::State* state) {
     VkInstance instance = VK_NULL_HANDLE;
     const VkResult r = vkCreateInstance(&info, nullptr, &instance);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-        throw UnsupportedError("no Vulkan driver found (install mesa-vulkan-drivers for lavapipe, "
-                               "or a GPU driver)");
+        throw UnsupportedError(
+            "no Vulkan driver found (install mesa-vulkan-drivers for lavapipe, "
+            "or a GPU driver)");
     vk::check(r, "vkCreateInstance");
     return instance;
 }
@@ -185,7 +193,8 @@ DeviceCaps query_caps(VkPhysicalDevice pd, uint32_t family) {
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, families.data());
-    c.timestamps = family < count && families[family].timestampValidBits > 0 && l.timestampPeriod > 0;
+    c.timestamp_valid_bits = family < count ? families[family].timestampValidBits : 0;
+    c.timestamps = c.timestamp_valid_bits > 0 && l.timestampPeriod > 0;
     return c;
 }
 
@@ -201,8 +210,9 @@ size_t select_device(const std::vector<DeviceCaps>& devices, std::string wanted)
         if (const char* env = std::getenv("TWIDDLE_DEVICE")) wanted = env;
     if (!wanted.empty()) {
         if (std::all_of(wanted.begin(), wanted.end(), [](unsigned char ch) { return std::isdigit(ch); })) {
-            const size_t index = std::stoul(wanted);
-            if (index >= devices.size())
+            size_t index = 0;
+            const auto [end, error] = std::from_chars(wanted.data(), wanted.data() + wanted.size(), index);
+            if (error != std::errc() || end != wanted.data() + wanted.size() || index >= devices.size())
                 throw Error("device index " + wanted + " is out of range: there are " +
                             std::to_string(devices.size()) + " devices");
             return index;
@@ -226,6 +236,8 @@ std::optional<std::filesystem::path> dump_dir() {
 // Common to created and wrapped contexts: capabilities, extension entry points and kernel cache.
 void finish_state(Context::State& s, const ContextOptions& options) {
     s.caps = query_caps(s.physical_device, s.queue_family);
+    if (VK_API_VERSION_MAJOR(s.caps.api_version) == 1 && VK_API_VERSION_MINOR(s.caps.api_version) < 1)
+        throw UnsupportedError("device '" + s.caps.name + "' supports Vulkan 1.0 only; twiddle needs 1.1");
     vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory);
     s.push_descriptor_set = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
         vkGetDeviceProcAddr(s.device, "vkCmdPushDescriptorSetKHR"));
@@ -296,7 +308,8 @@ Context::Context(const ContextOptions& options) : state_(std::make_shared<State>
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(s.instance, "vkCreateDebugUtilsMessengerEXT"));
         auto info = messenger_info(&s);
-        if (create) vk::check(create(s.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
+        if (create)
+            vk::check(create(s.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
     }
 
     const auto pds = physical_devices(s.instance);
@@ -322,9 +335,9 @@ Context::Context(const ContextOptions& options) : state_(std::make_shared<State>
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     executable_info.pipelineExecutableInfo = VK_TRUE;
-    const bool statistics = options.kernel_statistics.value_or(env_flag("TWIDDLE_KERNEL_STATS")) &&
-                            has_device_extension(s.physical_device,
-                                                 VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    const bool statistics =
+        options.kernel_statistics.value_or(env_flag("TWIDDLE_KERNEL_STATS")) &&
+        has_device_extension(s.physical_device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     if (statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     if (statistics) info.pNext = &executable_info;

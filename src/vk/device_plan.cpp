@@ -45,7 +45,8 @@ vk::AllocatedBuffer upload_twiddles(Context::State& s, const LogicalPlan& plan) 
     auto table = vk::allocate_buffer(s, bytes.size(),
                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                      vk::MemoryKind::device_local);
-    auto staging = vk::allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
+    auto staging =
+        vk::allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
     std::memcpy(staging.mapped, bytes.data(), bytes.size());
     s.submit([&](VkCommandBuffer cmd) {
         vk::record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
@@ -92,7 +93,8 @@ void check_view(const Context::State& s, const char* name, const BufferView& v, 
 }
 
 // Checks the input and output views and returns the placement they make.
-Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in, const BufferView& out) {
+Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in,
+                       const BufferView& out) {
     const uint64_t bytes = desc.bytes();
     const uint32_t element = complex_bytes(desc.precision());
     check_view(s, "input", in, bytes, element);
@@ -110,14 +112,12 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     Impl& p = *impl_;
     p.state = context.state();
     p.logical = plan(desc, context.caps(), options);
-    if (desc.precision() == Precision::f64 && !context.caps().shader_float64)
-        throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
     p.twiddles = upload_twiddles(*p.state, p.logical);
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
         const auto& k = p.logical.passes[i].kernel;
-        const std::string name = "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) +
-                                 "-s" + std::to_string(k.span);
+        const std::string name = "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
+                                 std::to_string(k.span);
         p.kernels.emplace_back(*p.state, codegen::generate_pass_kernel(k), name, codegen::kPassBindings,
                                push_bytes);
     }
@@ -144,8 +144,8 @@ std::vector<std::vector<std::pair<std::string, std::string>>> Plan::kernel_stati
     return out;
 }
 
-void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
-                  const BufferView& scratch, Direction direction) const {
+void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
+                  Direction direction) const {
     const Impl& p = *impl_;
     const Context::State& s = *p.state;
     const FftDesc& desc = p.logical.desc;
@@ -163,7 +163,8 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     }
 
     const Binding bindings[] = {
-        bind(s, in, bytes, element), bind(s, out, bytes, element),
+        bind(s, in, bytes, element),
+        bind(s, out, bytes, element),
         scratch_bytes ? bind(s, scratch, scratch_bytes, element) : Binding{},
     };
     auto binding = [&](BufferRole role) { return bindings[static_cast<int>(role)]; };

@@ -43,14 +43,12 @@ std::optional<std::vector<uint8_t>> DiskCache::read(const std::string& name) con
     std::ifstream in(*dir_ / name, std::ios::binary);
     if (!in) return std::nullopt;
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (bytes.size() < kHeader || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        return std::nullopt;
+    if (bytes.size() < kHeader || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
     uint64_t length = 0;
     std::memcpy(&length, bytes.data() + sizeof kMagic, 8);
     if (length != bytes.size() - kHeader) return std::nullopt;
     std::span<const uint8_t> payload(bytes.data() + kHeader, length);
-    if (std::memcmp(bytes.data() + sizeof kMagic + 8, checksum(payload).data(), 32) != 0)
-        return std::nullopt;
+    if (std::memcmp(bytes.data() + sizeof kMagic + 8, checksum(payload).data(), 32) != 0) return std::nullopt;
     return std::vector<uint8_t>(payload.begin(), payload.end());
 }
 
@@ -61,8 +59,7 @@ void DiskCache::write(const std::string& name, std::span<const uint8_t> payload)
     if (ec) return;
     static std::atomic<unsigned> counter{0};
     const auto final_path = *dir_ / name;
-    const auto temp = *dir_ / (name + ".tmp." + std::to_string(::getpid()) + "." +
-                               std::to_string(counter++));
+    const auto temp = *dir_ / (name + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out) return;
@@ -70,7 +67,8 @@ void DiskCache::write(const std::string& name, std::span<const uint8_t> payload)
         out.write(kMagic, sizeof kMagic);
         out.write(reinterpret_cast<const char*>(&length), 8);
         out.write(checksum(payload).data(), 32);
-        out.write(reinterpret_cast<const char*>(payload.data()), static_cast<std::streamsize>(payload.size()));
+        out.write(reinterpret_cast<const char*>(payload.data()),
+                  static_cast<std::streamsize>(payload.size()));
         if (!out) {
             out.close();
             std::filesystem::remove(temp, ec);

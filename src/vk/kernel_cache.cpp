@@ -64,7 +64,7 @@ std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::str
                                 .add(codegen::kGeneratorVersion)
                                 .add(caps_.device_uuid.data(), caps_.device_uuid.size())
                                 .add(&caps_.driver_version, sizeof caps_.driver_version)
-                                .add(&caps_.api_version, sizeof caps_.api_version)
+                                .add(compiler_version())
                                 .add(glsl)
                                 .hex();
     if (dump_dir_) {
@@ -83,7 +83,7 @@ std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::str
             return words;
         }
     }
-    auto words = compile_compute(glsl, name, caps_.api_version);
+    auto words = compile_compute(glsl, name);
     disk_.write(file, std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
     std::lock_guard lock(mutex_);
     ++compiled_;

@@ -5,6 +5,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -32,8 +33,8 @@ public:
     void save();
 
     // Kernels compiled and kernels found on disk since creation.
-    uint64_t compiled() const { return compiled_; }
-    uint64_t loaded() const { return loaded_; }
+    uint64_t compiled() const { return compiled_.load(); }
+    uint64_t loaded() const { return loaded_.load(); }
 
 private:
     std::string pipeline_cache_name() const;
@@ -45,8 +46,8 @@ private:
     UniquePipelineCache pipeline_cache_;
     std::mutex mutex_;
     bool dirty_ = false;
-    uint64_t compiled_ = 0;
-    uint64_t loaded_ = 0;
+    std::atomic<uint64_t> compiled_{0};
+    std::atomic<uint64_t> loaded_{0};
 };
 
 }  // namespace twiddle::vk

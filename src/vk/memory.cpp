@@ -51,7 +51,9 @@ AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBu
         break;
     }
     const auto type = find_type(s.memory, req.memoryTypeBits, required, preferred);
-    if (!type) throw UnsupportedError("no suitable Vulkan memory type for a buffer of " + std::to_string(size) + " bytes");
+    if (!type)
+        throw UnsupportedError("no suitable Vulkan memory type for a buffer of " + std::to_string(size) +
+                               " bytes");
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = *type;
@@ -78,10 +80,10 @@ void record_full_barrier(VkCommandBuffer cmd) {
     barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                             VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
                             VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                             VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+    vkCmdPipelineBarrier(
+        cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
+        1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 }  // namespace twiddle::vk

@@ -9,8 +9,8 @@
 namespace twiddle::vk {
 
 struct AllocatedBuffer {
+    UniqueMemory memory;  // declared first so that the buffer is destroyed before its memory
     UniqueBuffer buffer;
-    UniqueMemory memory;
     VkDeviceSize size = 0;
     VkBufferUsageFlags usage = 0;
     void* mapped = nullptr;  // host-visible buffers only

@@ -53,8 +53,11 @@ std::vector<double> GpuTimer::read_ms() const {
               "vkGetQueryPoolResults");
     std::vector<double> out;
     const double ns = impl_->state->caps.timestamp_period_ns;
+    // Counters narrower than 64 bits wrap; the difference modulo their width is the interval.
+    const uint32_t bits = impl_->state->caps.timestamp_valid_bits;
+    const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
     for (uint32_t i = 0; i < impl_->intervals; ++i)
-        out.push_back(static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) * ns * 1e-6);
+        out.push_back(static_cast<double>((ticks[2 * i + 1] - ticks[2 * i]) & mask) * ns * 1e-6);
     return out;
 }
 

@@ -1,0 +1,176 @@
+// Reference-free properties of the transform at sizes too large for the reference (2^23, 2^24:
+// lavapipe's whole storage-buffer range), and a seeded sweep of planner options and dispatch
+// shapes against the reference.
+#include <random>
+
+#include "core/unit_root.hpp"
+#include "cpu/reference.hpp"
+#include "device_test.hpp"
+
+namespace twiddle {
+namespace {
+
+using testing::DeviceTest;
+using cf = std::complex<float>;
+
+class Large : public DeviceTest, public ::testing::WithParamInterface<uint32_t> {
+protected:
+    std::vector<cf> transform(const Plan& plan, Buffer& buf, const std::vector<cf>& x,
+                              Direction dir = Direction::forward) {
+        buf.upload(x.data(), plan.desc().bytes());
+        plan.execute(buf, buf, dir);
+        std::vector<cf> out(x.size());
+        buf.download(out.data(), plan.desc().bytes());
+        return out;
+    }
+};
+
+double rel(const std::vector<std::complex<double>>& a, const std::vector<std::complex<double>>& b) {
+    return cpu::relative_l2(a, b);
+}
+
+TEST_P(Large, ImpulseShiftLinearityParseval) {
+    const uint64_t n = uint64_t(1) << GetParam();
+    Context& ctx = testing::device();
+    if ((n * 8) > ctx.caps().max_storage_buffer_range) GTEST_SKIP() << "over the device's buffer range";
+    const Plan plan(ctx, FftDesc(n));
+    Buffer buf(ctx, plan.desc().bytes());
+    std::mt19937 gen(GetParam());
+    // Bins checked against closed forms: every 4099th (prime) bin, about 2000-4000 of them.
+    std::vector<uint64_t> bins;
+    for (uint64_t k = 0; k < n; k += 4099) bins.push_back(k);
+
+    // Impulse at p: X_k = W^{pk}.
+    const uint64_t p = gen() % n;
+    std::vector<cf> x(n);
+    x[p] = 1;
+    auto X = transform(plan, buf, x);
+    std::vector<std::complex<double>> got, want;
+    for (uint64_t k : bins) {
+        got.push_back(X[k]);
+        const auto w = unit_root((p * k) % n, n);
+        want.emplace_back(double(w.real()), double(w.imag()));
+    }
+    EXPECT_LE(rel(got, want), 5e-7) << "impulse";
+
+    // Parseval: sum |X|^2 = N sum |x|^2.
+    const auto a = testing::random_complex(n, gen());
+    const auto b = testing::random_complex(n, gen());
+    const auto A = transform(plan, buf, a), B = transform(plan, buf, b);
+    long double ex = 0, eX = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        ex += std::norm(std::complex<long double>(a[i]));
+        eX += std::norm(std::complex<long double>(A[i]));
+    }
+    EXPECT_NEAR(static_cast<double>(eX / (ex * n)), 1.0, 1e-6) << "Parseval";
+
+    // Linearity: F(2a - 3b) = 2 F(a) - 3 F(b).
+    std::vector<cf> c(n);
+    for (uint64_t i = 0; i < n; ++i) c[i] = 2.0f * a[i] - 3.0f * b[i];
+    const auto C = transform(plan, buf, c);
+    got.assign(C.begin(), C.end());
+    want.resize(n);
+    for (uint64_t i = 0; i < n; ++i)
+        want[i] = 2.0 * std::complex<double>(A[i]) - 3.0 * std::complex<double>(B[i]);
+    EXPECT_LE(rel(got, want), 1e-6) << "linearity";
+
+    // Shift by s: F(a[(j - s) mod N])_k = W^{sk} F(a)_k.
+    const uint64_t s = gen() % n;
+    std::vector<cf> shifted(n);
+    for (uint64_t j = 0; j < n; ++j) shifted[(j + s) % n] = a[j];
+    const auto S = transform(plan, buf, shifted);
+    got.clear();
+    want.clear();
+    for (uint64_t k : bins) {
+        got.push_back(S[k]);
+        const auto w = unit_root((s * k) % n, n);
+        want.push_back(std::complex<double>(double(w.real()), double(w.imag())) * std::complex<double>(A[k]));
+    }
+    EXPECT_LE(rel(got, want), 1e-6) << "shift";
+
+    // Round trip.
+    const auto back = transform(plan, buf, A, Direction::inverse);
+    EXPECT_LE(cpu::relative_l2(back, testing::widen(a)), 1e-6) << "round trip";
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, Large, ::testing::Values(23u, 24u),
+                         [](const auto& info) { return "N2e" + std::to_string(info.param); });
+
+// One transform, both directions and placements, against the reference.
+void check(const FftDesc& desc, const Options& options, uint32_t seed) {
+    Context& ctx = testing::device();
+    const Plan plan(ctx, desc, options);
+    const uint64_t n = desc.length(), batch = desc.batch(), bytes = desc.bytes();
+    SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch));
+    const auto x = testing::random_complex(n * batch, seed);
+    Buffer in(ctx, bytes), out(ctx, bytes);
+    for (Direction dir : {Direction::forward, Direction::inverse})
+        for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+            std::vector<std::complex<double>> want(n * batch);
+            cpu::reference_dft(testing::widen(x), want, n, batch, dir);
+            for (auto& v : want) v *= scale_factor(desc.normalization(), dir, n);
+            out.fill(testing::kPoison);
+            if (placement == Placement::in_place) {
+                out.upload(x.data(), bytes);
+                plan.execute(out, out, dir);
+            } else {
+                in.upload(x.data(), bytes);
+                plan.execute(in, out, dir);
+            }
+            std::vector<cf> got(n * batch);
+            out.download(got.data(), bytes);
+            EXPECT_LE(cpu::relative_l2(got, want), 5e-7) << to_string(dir) << " " << to_string(placement);
+        }
+}
+
+class Shapes : public DeviceTest {};
+
+// More workgroups than one dispatch dimension allows (lavapipe: 65535), so the grid is 2D.
+TEST_F(Shapes, TwoDimensionalDispatch) {
+    check(FftDesc(1, 70001), Options{.workgroup_size = 1}, 1);
+    check(FftDesc(2, 70001), Options{.workgroup_size = 2}, 2);
+}
+
+// Multi-pass columns of one workgroup that belong to different transforms.
+TEST_F(Shapes, WorkgroupsSpanningTransforms) {
+    check(FftDesc(8, 30001), Options{.max_pass_length = 2}, 3);
+    check(FftDesc(64, 777), Options{.max_pass_length = 4, .columns_per_workgroup = 32}, 4);
+}
+
+// The H200's plan shapes (24 KiB of shared memory per workgroup), reproduced on this device.
+TEST_F(Shapes, H200Geometry) {
+    for (uint32_t bits : {12u, 13u, 16u, 18u, 20u})
+        check(FftDesc(uint64_t(1) << bits, std::max<uint64_t>(1, 4096 >> bits)),
+              Options{.max_shared_memory = 24576}, bits);
+}
+
+// Random planner options: every combination the planner accepts computes the same transform.
+TEST_F(Shapes, RandomOptions) {
+    std::mt19937 gen(2026);
+    auto pick = [&](std::initializer_list<uint32_t> v) { return *(v.begin() + gen() % v.size()); };
+    int planned = 0;
+    for (int i = 0; i < 40; ++i) {
+        const uint32_t bits = gen() % 14;
+        const uint64_t batch = 1 + gen() % std::max<uint64_t>(1, 20000 >> bits);
+        Options o;
+        o.max_pass_length = pick({0, 2, 4, 8, 32, 128, 1024});
+        o.max_radix = pick({0, 2, 4, 8, 16});
+        o.workgroup_size = pick({0, 1, 4, 32, 64, 128, 512});
+        o.columns_per_workgroup = pick({0, 1, 2, 4, 8, 16, 32});
+        o.max_shared_memory = pick({0, 4096, 8192, 24576});
+        const auto norm = pick({0, 1, 2});
+        const FftDesc desc =
+            FftDesc(uint64_t(1) << bits, batch).with_normalization(static_cast<Normalization>(norm));
+        try {
+            (void)plan(desc, testing::device().caps(), o);
+        } catch (const UnsupportedError&) {
+            continue;  // no kernel fits these limits: fine, the planner said so
+        }
+        ++planned;
+        check(desc, o, 100 + i);
+    }
+    EXPECT_GE(planned, 30);
+}
+
+}  // namespace
+}  // namespace twiddle

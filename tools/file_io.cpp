@@ -1,0 +1,82 @@
+#include "file_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "twiddle/error.hpp"
+
+namespace twiddle::cli {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int error) { return std::strerror(error); }
+
+FileDescriptor::~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+int FileDescriptor::close() {
+    const int result = ::close(fd_);
+    fd_ = -1;
+    return result == 0 ? 0 : errno;
+}
+
+void write_file_atomic(const fs::path& requested, std::span<const std::byte> bytes) {
+    const std::string file = requested.string();
+    if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
+    // Through a symbolic link, replace the file it points to, as writing through it would.
+    std::error_code ec;
+    fs::path path = requested;
+    if (fs::is_symlink(fs::symlink_status(requested, ec))) {
+        path = fs::weakly_canonical(requested, ec);
+        if (ec) throw Error(file + ": cannot resolve the symbolic link: " + ec.message());
+    }
+    struct stat existing {};
+    const bool replaces = ::stat(path.c_str(), &existing) == 0;
+
+    // A name no one else uses, in the target's directory so that the rename cannot cross file
+    // systems. O_EXCL refuses to reuse an existing file.
+    std::random_device random;
+    fs::path temporary;
+    int raw_fd = -1;
+    for (int attempt = 0; raw_fd < 0; ++attempt) {
+        temporary = path;
+        temporary.replace_filename("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
+                                   "-" + std::to_string(random()));
+        raw_fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        const int error = errno;
+        if (raw_fd < 0 && (error != EEXIST || attempt == 100))
+            throw Error(file + ": cannot create the temporary file " + temporary.string() + ": " +
+                        errno_text(error));
+    }
+    FileDescriptor fd(raw_fd);
+    // Removes the temporary file and describes the failure of `action`, which set errno `error`.
+    const auto fail = [&](const char* action, int error) {
+        ::unlink(temporary.c_str());
+        return Error(file + ": cannot " + action + " (" + temporary.string() + "): " + errno_text(error));
+    };
+
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+        const int error = errno;
+        if (n < 0 && error == EINTR) continue;
+        if (n < 0) throw fail("write the temporary file", error);
+        done += static_cast<size_t>(n);
+    }
+    // A replaced file keeps its permissions.
+    if (replaces && ::fchmod(fd.get(), existing.st_mode & 07777) != 0)
+        throw fail("set the permissions of the temporary file", errno);
+    // Without the sync a crash soon after the rename could leave an empty file under the name.
+    if (::fsync(fd.get()) != 0) throw fail("sync the temporary file", errno);
+    if (const int error = fd.close(); error != 0) throw fail("close the temporary file", error);
+    if (::rename(temporary.c_str(), path.c_str()) != 0)
+        throw fail("rename the temporary file into place", errno);
+}
+
+}  // namespace twiddle::cli
