@@ -35,11 +35,15 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 # The four largest transform sizes (2^21 to 2^24) are left out: under the sanitizers they take
-# minutes on lavapipe, and the same code paths run at 2^20 and below.
+# minutes on lavapipe, and the same code paths run at 2^20 and below. Leak checking covers the
+# tests without Vulkan only: lavapipe's LLVM leaks, and unloads itself before LeakSanitizer can
+# name (and suppress) it.
 sanitize: setup
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTWIDDLE_SANITIZE=ON -DTWIDDLE_WERROR=ON
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
-	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) -E 'N4194304|N2097152|N2e23|N2e24'
+	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) -LE vulkan
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 \
+	  ctest --output-on-failure -j$(JOBS) -L vulkan -E 'N4194304|N2097152|N2e23|N2e24'
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -25,6 +25,18 @@ std::vector<std::complex<double>> reference(const std::vector<std::complex<float
     return want;
 }
 
+// Relative L2 error of `plan`'s forward transform of random data, done in place.
+double forward_error(const Context& ctx, const Plan& plan, uint32_t seed) {
+    const uint64_t n = plan.desc().length(), batch = plan.desc().batch(), bytes = plan.desc().bytes();
+    const auto x = testing::random_complex(n * batch, seed);
+    Buffer buf(ctx, bytes);
+    buf.upload(x.data(), bytes);
+    plan.execute(buf, buf, Direction::forward);
+    std::vector<std::complex<float>> got(n * batch);
+    buf.download(got.data(), bytes);
+    return cpu::relative_l2(got, reference(x, n, batch, Direction::forward, 1.0));
+}
+
 TEST_F(Api, RecordRefusesBadBuffersBeforeRecording) {
     Context& ctx = testing::device();
     const Plan plan(ctx, FftDesc(1024, 4));  // 32 KiB per buffer
@@ -200,14 +212,7 @@ TEST(Wrap, RunsOnACallersDevice) {
     {
         const Context ctx = Context::wrap(instance, pd, device, family, queue);
         EXPECT_EQ(ctx.device(), device);
-        const Plan plan(ctx, FftDesc(512, 2));
-        const auto x = testing::random_complex(1024, 3);
-        Buffer buf(ctx, plan.desc().bytes());
-        buf.upload(x.data(), plan.desc().bytes());
-        plan.execute(buf, buf, Direction::forward);
-        std::vector<std::complex<float>> got(1024);
-        buf.download(got.data(), plan.desc().bytes());
-        EXPECT_LE(cpu::relative_l2(got, reference(x, 512, 2, Direction::forward, 1.0)), 5e-7);
+        EXPECT_LE(forward_error(ctx, Plan(ctx, FftDesc(512, 2)), 3), 5e-7);
     }
     // Still the caller's: usable after the context is gone, then destroyed by the caller.
     EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);
@@ -230,14 +235,7 @@ protected:
     // returns (kernels compiled, kernels loaded from disk).
     std::pair<uint64_t, uint64_t> build(ContextOptions options) {
         const Context ctx(options);
-        const Plan plan(ctx, FftDesc(2048, 2), Options{.max_pass_length = 64});
-        const auto x = testing::random_complex(4096, 5);
-        Buffer buf(ctx, plan.desc().bytes());
-        buf.upload(x.data(), plan.desc().bytes());
-        plan.execute(buf, buf, Direction::forward);
-        std::vector<std::complex<float>> got(4096);
-        buf.download(got.data(), plan.desc().bytes());
-        EXPECT_LE(cpu::relative_l2(got, reference(x, 2048, 2, Direction::forward, 1.0)), 5e-7);
+        EXPECT_LE(forward_error(ctx, Plan(ctx, FftDesc(2048, 2), Options{.max_pass_length = 64}), 5), 5e-7);
         for (const auto& m : ctx.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
         return {ctx.state()->kernels->compiled(), ctx.state()->kernels->loaded()};
     }
