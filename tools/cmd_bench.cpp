@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>

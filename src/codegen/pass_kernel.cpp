@@ -16,7 +16,8 @@ std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 // workgroup, and reads them back; a barrier goes before the next write only if reads are pending.
 class SharedExchange {
 public:
-    SharedExchange(GlslWriter& w, const PassKernel& k) : w_(w), rounds_(k.exchange_rounds) {}
+    SharedExchange(GlslWriter& w, const PassKernel& k)
+        : w_(w), rounds_(k.exchange_rounds), type_(types(k.precision).complex) {}
 
     struct Move {
         std::string value;    // register written (for writes) or assigned (for reads)
@@ -47,8 +48,6 @@ public:
             pending_reads_ = true;
         }
     }
-
-    void set_type(std::string_view complex) { type_ = std::string(complex); }
 
 private:
     GlslWriter& w_;
@@ -144,7 +143,6 @@ std::string generate_pass_kernel(const PassKernel& k) {
     }
 
     SharedExchange exchange(w, k);
-    exchange.set_type(C);
     // A staged tile: the workgroup's columns first .. first + B - 1, which are contiguous runs of
     // R points when staging is chosen; `tile` counts the points of its live columns.
     const std::string tile_index = "lc * " + u(R) + " + i + ";

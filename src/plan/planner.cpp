@@ -64,15 +64,15 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
     else
         blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
 
+    const bool short_columns = k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
+    const bool staged_load = short_columns;
+    const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
+    const auto stages = stage_radices(k.radix, largest);
+    const bool exchanges = stages.size() > 1 || staged_load || staged_store;
+
     for (uint32_t block : blocks) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
         if (threads > max_threads) continue;
-        const bool short_columns =
-            k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
-        const bool staged_load = short_columns;
-        const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
-        const auto stages = stage_radices(k.radix, largest);
-        const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         const uint64_t words = exchanges ? padded_words(uint64_t(block) * k.radix) : 0;
         // Both components in one round if they fit, else one component at a time.
         uint32_t rounds = 1;
