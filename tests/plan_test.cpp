@@ -49,7 +49,9 @@ void check_geometry(const LogicalPlan& p, const DeviceCaps& caps) {
         EXPECT_LE(k.workgroup_size, caps.max_workgroup_invocations);
         EXPECT_LE(k.shared_bytes, caps.max_shared_memory_bytes);
         EXPECT_EQ(pass.columns, p.desc.batch() * (p.desc.length() / k.radix));
-        EXPECT_GE(pass.workgroups * k.columns_per_workgroup, pass.columns);
+        EXPECT_EQ(pass.tiles, (pass.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup);
+        EXPECT_LE(pass.workgroups, pass.tiles);
+        EXPECT_EQ(k.prefetch, pass.workgroups < pass.tiles);  // workgroups loop only when fewer than tiles
         product *= k.radix;
         span *= k.radix;
     }
@@ -67,13 +69,32 @@ TEST(Planner, GeometryFitsDeviceLimitsForEveryPowerOfTwo) {
         }
 }
 
+TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
+    const LogicalPlan few = plan(FftDesc(256, 64), h200_caps());
+    EXPECT_FALSE(few.passes[0].kernel.prefetch);
+    EXPECT_EQ(few.passes[0].workgroups, few.passes[0].tiles);
+    const LogicalPlan many = plan(FftDesc(256, 1u << 18), h200_caps());
+    EXPECT_TRUE(many.passes[0].kernel.prefetch);
+    EXPECT_EQ(many.passes[0].workgroups, many.passes[0].tiles / 4);
+    // An explicit choice holds at any size; 1 turns looping off.
+    const LogicalPlan three = plan(FftDesc(256, 100), h200_caps(), Options{.tiles_per_workgroup = 3});
+    EXPECT_TRUE(three.passes[0].kernel.prefetch);
+    EXPECT_EQ(three.passes[0].workgroups, (three.passes[0].tiles + 2) / 3);
+    const LogicalPlan one = plan(FftDesc(256, 1u << 18), h200_caps(), Options{.tiles_per_workgroup = 1});
+    EXPECT_FALSE(one.passes[0].kernel.prefetch);
+}
+
 TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
-    // By default a workgroup keeps within half the device's shared memory (Options).
-    EXPECT_EQ(plan(FftDesc(2048, 8), lavapipe_caps()).passes.size(), 1u);
-    EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes.size(), 2u);
+    // By default a workgroup keeps within half the device's shared memory (Options), except that
+    // a transform that fits one workgroup only with all of it still gets one pass.
+    EXPECT_EQ(plan(FftDesc(2048, 8), lavapipe_caps()).passes[0].kernel.shared_bytes, 8448u);
+    EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes[0].kernel.shared_bytes, 16896u);
+    EXPECT_EQ(plan(FftDesc(8192, 8), lavapipe_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(4096, 8), h200_caps()).passes.size(), 1u);
-    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 2u);
-    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 49152}).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 24576}).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(1u << 18, 1), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(1u << 27, 1), h200_caps()).passes.size(), 3u);
 }

@@ -137,6 +137,16 @@ TEST_F(Shapes, WorkgroupsSpanningTransforms) {
     check(FftDesc(64, 777), Options{.max_pass_length = 4, .columns_per_workgroup = 32}, 4);
 }
 
+// Workgroups that loop over tiles and prefetch the next, with a partial last tile and a tile
+// count the loop stride does not divide: one-pass with direct and with staged loads, and
+// multi-pass.
+TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
+    check(FftDesc(256, 1001), Options{.tiles_per_workgroup = 3}, 5);
+    check(FftDesc(8, 5003), Options{.tiles_per_workgroup = 3}, 6);
+    check(FftDesc(4096, 37), Options{.max_pass_length = 64, .tiles_per_workgroup = 5}, 7);
+    check(FftDesc(32, 3), Options{.tiles_per_workgroup = 100}, 8);  // one workgroup does all
+}
+
 // The H200's plan shapes (24 KiB of shared memory per workgroup), reproduced on this device.
 TEST_F(Shapes, H200Geometry) {
     for (uint32_t bits : {12u, 13u, 16u, 18u, 20u})
@@ -158,6 +168,7 @@ TEST_F(Shapes, RandomOptions) {
         o.workgroup_size = pick({0, 1, 4, 32, 64, 128, 512});
         o.columns_per_workgroup = pick({0, 1, 2, 4, 8, 16, 32});
         o.max_shared_memory = pick({0, 4096, 8192, 24576});
+        o.tiles_per_workgroup = pick({0, 1, 2, 3, 5});
         const auto norm = pick({0, 1, 2});
         const FftDesc desc =
             FftDesc(uint64_t(1) << bits, batch).with_normalization(static_cast<Normalization>(norm));

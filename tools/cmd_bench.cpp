@@ -30,6 +30,7 @@ struct BenchArgs {
     uint32_t reps = 20;
     double max_error = 5e-7;
     bool kernel_stats = false;
+    std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
     Options options;
     std::string out;
 };
@@ -84,9 +85,9 @@ double time_median(const Context& ctx, uint32_t reps, const std::function<void(V
 }
 
 // Bandwidth of a plain copy of `bytes` (read + written), the yardstick of every case.
-double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps) {
+double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, uint32_t shared_bytes = 0) {
     constexpr uint32_t kWorkgroup = 256;
-    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup), "copy", 2, 4);
+    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup, shared_bytes), "copy", 2, 4);
     Buffer src(ctx, bytes), dst(ctx, bytes);
     src.fill(0x3f800000u);
     const uint32_t words = static_cast<uint32_t>(bytes / 16);
@@ -129,10 +130,14 @@ Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& 
 
     // Random input; accuracy on the first and the last rows (at most 2^15 values each) against
     // the reference, so that the first and the last workgroups are both checked.
+    // Random rows, repeated after max(2^20, n) values: drawing all 2^26 values took longer than
+    // timing a case.
     std::mt19937 gen(static_cast<uint32_t>(n));
     std::uniform_real_distribution<float> dist(-1, 1);
     std::vector<std::complex<float>> x(n * row.batch);
-    for (auto& v : x) v = {dist(gen), dist(gen)};
+    const size_t fresh = std::min<size_t>(x.size(), std::max<size_t>(size_t(1) << 20, n));
+    for (size_t k = 0; k < fresh; ++k) x[k] = {dist(gen), dist(gen)};
+    for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
     in.upload(x.data(), bytes);
     const uint64_t rows = std::clamp<uint64_t>((uint64_t(1) << 15) / n, 1, row.batch);
     const uint64_t last = (row.batch - rows) * n;  // first value of the last rows
@@ -211,6 +216,10 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--max-error", a->max_error, "Relative L2 error over which a case fails (default 5e-7)");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
+    cmd->add_option("--copy-shared", a->copy_shared,
+                    "Also time the copy with each workgroup holding this many bytes of shared memory "
+                    "(a list): shows how shared memory limits resident workgroups")
+        ->delimiter(',');
     cmd->add_option("--max-pass-length", a->options.max_pass_length,
                     "Planner: longest pass (0: device limit)");
     cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-16 (0: 16)");
@@ -218,6 +227,7 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--columns", a->options.columns_per_workgroup,
                     "Planner: multi-pass columns per workgroup");
     cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes");
+    cmd->add_option("--tiles", a->options.tiles_per_workgroup, "Planner: tiles each workgroup transforms (0: auto)");
     cmd->callback([a] {
         BenchArgs& args = *a;
         if (args.quick) {
@@ -242,6 +252,13 @@ void add_bench_command(CLI::App& app) {
                     ctx.caps().driver_info.c_str());
         std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
                     static_cast<unsigned long long>(2 * copy_bytes));
+        for (uint32_t shared : args.copy_shared) {
+            if (shared > ctx.caps().max_shared_memory_bytes)
+                throw Error("--copy-shared " + std::to_string(shared) + " exceeds the device's " +
+                            std::to_string(ctx.caps().max_shared_memory_bytes) + " bytes of shared memory");
+            std::printf("copy with %u bytes of shared memory per 256-invocation workgroup: %.1f GB/s\n", shared,
+                        copy_gbps(ctx, copy_bytes, args.reps, shared));
+        }
         uint64_t largest = 0;
         for (uint64_t n : lengths) largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * 8);
         Buffers buffers(ctx, largest);

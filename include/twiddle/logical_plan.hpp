@@ -33,6 +33,10 @@ struct Options {
     // 0: half the device's limit. On the H200 one-pass kernels ran 1.3 to 4 times faster within
     // 24 KiB than with 33 KiB, the most a 48 KiB limit allows them.
     uint32_t max_shared_memory = 0;
+    // Tuning: tiles (columns_per_workgroup columns each) one workgroup transforms in turn. Above 1
+    // a workgroup loads its next tile while it transforms the current one, which keeps memory
+    // busy through its barriers; 1 launches one workgroup per tile. 0: the planner's choice.
+    uint32_t tiles_per_workgroup = 0;
 };
 
 // One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
@@ -84,18 +88,25 @@ struct PassKernel {
     // (one component at a time, when a whole tile does not fit).
     uint32_t exchange_rounds = 1;
     uint32_t shared_bytes = 0;
+    // Persistent workgroups: each loops over tiles and loads the next tile's points into
+    // registers before it transforms the current one.
+    bool prefetch = false;
 
-    // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1, as a
-    // product of three table entries that keep every read coalesced or uniform across a
-    // workgroup: with j = j_hi + j_lo, j_lo = j mod lane_columns, and e = j_hi * r,
-    //   W^{j*r} = coarse[e >> fine_bits] * fine[e mod 2^fine_bits] * lanes[r * lane_columns + j_lo].
-    // Neighbouring invocations take neighbouring columns: they share e and read neighbouring
-    // `lanes` entries.
+    // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1. The
+    // invocation holding points r = i + m * T (T = radix / points_per_thread, m < points_per_thread)
+    // computes one per-invocation factor and multiplies it by a per-register step:
+    //   W_{span*radix}^{j*(i + m*T)} = W_{span*radix}^{j*i} * W_{span*points_per_thread}^{j*m}.
+    // The steps are a table [(m - 1) * span + j] at step_offset: neighbouring invocations take
+    // neighbouring columns, so they read neighbouring entries. The per-invocation factor
+    // (T > 1 only) is a product of three entries that keep reads coalesced or uniform across a
+    // workgroup: with j = j_hi + j_lo, j_lo = j mod lane_columns, and e = j_hi * i,
+    //   W^{j*i} = coarse[e >> fine_bits] * fine[e mod 2^fine_bits] * lanes[i * lane_columns + j_lo].
     uint32_t lane_columns = 0;
     uint32_t lane_offset = 0;
     uint32_t fine_bits = 0;
     uint32_t fine_offset = 0;
     uint32_t coarse_offset = 0;
+    uint32_t step_offset = 0;
 
     uint32_t columns_per_transform() const { return length / radix; }
     bool operator==(const PassKernel&) const = default;
@@ -104,7 +115,8 @@ struct PassKernel {
 struct Pass {
     PassKernel kernel;
     uint64_t columns = 0;     // batch * columns_per_transform
-    uint64_t workgroups = 0;  // ceil(columns / columns_per_workgroup)
+    uint64_t tiles = 0;       // ceil(columns / columns_per_workgroup)
+    uint64_t workgroups = 0;  // tiles, or fewer when kernel.prefetch (each loops over tiles)
 };
 
 // Which buffer each pass reads and writes for one placement.

@@ -16,8 +16,9 @@ std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 // workgroup, and reads them back; a barrier goes before the next write only if reads are pending.
 class SharedExchange {
 public:
-    SharedExchange(GlslWriter& w, const PassKernel& k)
-        : w_(w), rounds_(k.exchange_rounds), type_(types(k.precision).complex) {}
+    // `reads_pending`: shared memory may still be read by earlier code (a previous loop trip).
+    SharedExchange(GlslWriter& w, const PassKernel& k, bool reads_pending)
+        : w_(w), rounds_(k.exchange_rounds), pending_reads_(reads_pending), type_(types(k.precision).complex) {}
 
     struct Move {
         std::string value;    // register written (for writes) or assigned (for reads)
@@ -52,7 +53,7 @@ public:
 private:
     GlslWriter& w_;
     uint32_t rounds_;
-    bool pending_reads_ = false;
+    bool pending_reads_;
     std::string type_;
 };
 
@@ -90,7 +91,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     w.line("#version 450");
     w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) + ", span " +
            std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " + std::to_string(B) +
-           " columns per workgroup");
+           " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
     w.line("layout(local_size_x = " + std::to_string(WG) + ") in;");
     w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
     w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
@@ -109,81 +110,122 @@ std::string generate_pass_kernel(const PassKernel& k) {
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
 
     w.open("void main()");
-    w.line("uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
+    // A tile is the workgroup's columns_per_workgroup columns: tile * B + lc for lc < B.
+    w.line("uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
+    w.line("uint tiles = (params.columns + " + u(B - 1) + ") / " + u(B) + ";");
     w.line("uint tid = gl_LocalInvocationID.x;");
     if (k.points_contiguous) {
-        w.line("uint lc = tid / " + u(TPC) + ";  // column within the workgroup");
+        w.line("uint lc = tid / " + u(TPC) + ";  // column within the tile");
         w.line("uint i = tid % " + u(TPC) + ";   // invocation within the column");
     } else {
-        w.line("uint lc = tid % " + u(B) + ";  // column within the workgroup");
+        w.line("uint lc = tid % " + u(B) + ";  // column within the tile");
         w.line("uint i = tid / " + u(B) + ";   // invocation within the column");
     }
-    w.line("uint col = group * " + u(B) + " + lc;");
-    w.line("bool live = col < params.columns;");
-    if (T == 1) {
-        w.line("uint b = col;");
-        w.line("uint t = 0u;");
-    } else {
-        w.line("uint b = col / " + u(T) + ";");
-        w.line("uint t = col % " + u(T) + ";");
-    }
-    w.line(S > 1 ? "uint jj = t % " + u(S) + ";" : "uint jj = 0u;");
-    w.line("uint src_base = params.src_offset + b * " + u(N) + " + t;");
-    w.line("uint dst_base = params.dst_offset + b * " + u(N) + " + (t - jj) * " + u(R) + " + jj;");
 
-    // Shared index of point `idx` of the workgroup's column lc.
+    // Shared index of point `idx` of the tile's column lc.
     auto shared_index = [&](const std::string& idx) {
         return k.points_contiguous ? "lc * " + u(R) + " + " + idx : "(" + idx + ") * " + u(B) + " + lc";
     };
+    auto numbered = [](const char* prefix, uint32_t r) { return prefix + std::to_string(r); };
 
+    // What an invocation reads from memory for one tile, into registers named prefix0..: point
+    // i + r * TPC of its column, or, for a staged load, element tid + r * WG of the tile, whose
+    // columns are then contiguous runs of R points. A tile's `tile_points` counts the points of
+    // its live columns and `tile_base` is where its first column's run starts.
+    const bool staged = k.staged_load || k.staged_store;
+    auto emit_tile_extent = [&](const std::string& t, const std::string& suffix) {
+        w.line("uint tile_points" + suffix + " = min(" + u(B) + ", params.columns - " + t + " * " + u(B) +
+               ") * " + u(R) + ";");
+        w.line("uint tile_base" + suffix + " = (" + t + " * " + u(B) + " / " + u(T) + ") * " + u(N) + " + (" +
+               t + " * " + u(B) + " % " + u(T) + ") * " + u(R) + ";");
+    };
+    auto emit_fetch = [&](const std::string& t, const char* prefix) {
+        w.open("");
+        if (k.staged_load) {
+            emit_tile_extent(t, "_f");
+            for (uint32_t r = 0; r < P; ++r) {
+                const std::string e = "tid + " + u(r * WG);
+                w.line(numbered(prefix, r) + " = " + e + " < tile_points_f ? src[params.src_offset + tile_base_f + " +
+                       e + "] : " + C + "(0);");
+            }
+        } else {
+            w.line("uint c = " + t + " * " + u(B) + " + lc;");
+            w.open("if (c < params.columns)");
+            w.line("uint base = params.src_offset + (c / " + u(T) + ") * " + u(N) + " + c % " + u(T) + ";");
+            for (uint32_t r = 0; r < P; ++r)
+                w.line(numbered(prefix, r) + " = src[base + " + u(r * TPC * T) + " + i * " + u(T) + "];");
+            w.close();
+        }
+        w.close();
+    };
+
+    // Registers: v (the points being transformed), g (a staged tile's elements), n (the next
+    // tile's, when prefetching).
+    const char* fetched = k.staged_load ? "g" : "v";
     std::vector<std::string> v(P);
     for (uint32_t r = 0; r < P; ++r) {
-        v[r] = "v" + std::to_string(r);
+        v[r] = numbered("v", r);
         w.line(C + " " + v[r] + " = " + C + "(0);");
+        if (staged) w.line(C + " " + numbered("g", r) + " = " + C + "(0);");
+    }
+    if (k.prefetch) {
+        // Persistent workgroups: each loads its first tile, then loops, starting the loads of its
+        // next tile before transforming the current one so that memory stays busy through the
+        // shared-memory exchanges and barriers.
+        for (uint32_t r = 0; r < P; ++r) w.line(C + " " + numbered("n", r) + " = " + C + "(0);");
+        w.line("uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y;");
+        w.open("if (tile < tiles)");
+        emit_fetch("tile", "n");
+        w.close();
+        w.open("for (; tile < tiles; tile += stride)");
+        for (uint32_t r = 0; r < P; ++r) w.line(numbered(fetched, r) + " = " + numbered("n", r) + ";");
+        w.open("if (tile + stride < tiles)");
+        emit_fetch("(tile + stride)", "n");
+        w.close();
+    } else {
+        w.line("if (tile >= tiles) return;");
+        emit_fetch("tile", fetched);
     }
 
-    SharedExchange exchange(w, k);
-    // A staged tile: the workgroup's columns first .. first + B - 1, which are contiguous runs of
-    // R points when staging is chosen; `tile` counts the points of its live columns.
+    // The tile's geometry for the transform and the stores.
+    w.line("uint col = tile * " + u(B) + " + lc;");
+    w.line("bool live = col < params.columns;");
+    w.line(T == 1 ? "uint t = 0u;" : "uint t = col % " + u(T) + ";");
+    w.line(S > 1 ? "uint jj = t % " + u(S) + ";" : "uint jj = 0u;");
+    w.line("uint dst_base = params.dst_offset + (col / " + u(T) + ") * " + u(N) + " + (t - jj) * " + u(R) +
+           " + jj;");
+    if (staged) emit_tile_extent("tile", "");
+
+    // In a loop, the previous tile's last shared reads must finish before this tile's first
+    // writes.
+    SharedExchange exchange(w, k, k.prefetch);
     const std::string tile_index = "lc * " + u(R) + " + i + ";
-    if (k.staged_load || k.staged_store) {
-        w.line("uint first = group * " + u(B) + ";");
-        w.line("uint tile = first < params.columns ? min(" + u(B) + ", params.columns - first) * " + u(R) +
-               " : 0u;");
-        w.line("uint tile_base = (first / " + u(T) + ") * " + u(N) + " + (first % " + u(T) + ") * " + u(R) +
-               ";");
-    }
-
-    // Load point i + r * TPC of the column into v[r].
     if (k.staged_load) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < P; ++r) {
-            const std::string e = "tid + " + u(r * WG), g = "g" + std::to_string(r);
-            w.line(C + " " + g + " = " + e + " < tile ? src[params.src_offset + tile_base + " + e +
-                   "] : " + C + "(0);");
-            writes.push_back({g, e});
+            writes.push_back({numbered("g", r), "tid + " + u(r * WG)});
             reads.push_back({v[r], tile_index + u(r * TPC)});
         }
         exchange(writes, reads);
-    } else {
-        w.open("if (live)");
-        for (uint32_t r = 0; r < P; ++r)
-            w.line(v[r] + " = src[src_base + (i + " + u(r * TPC) + ") * " + u(T) + "];");
-        w.close();
     }
     for (uint32_t r = 0; r < P; ++r) w.line(v[r] + ".y *= params.load_sign;");
 
-    // Pass twiddles W_{S R}^{jj * point} (see PassKernel::lane_columns).
+    // Pass twiddles W_{S R}^{jj * (i + r * TPC)} = W_{S R}^{jj * i} * W_{S P}^{jj * r} (see
+    // PassKernel::lane_columns and step_offset).
     if (S > 1) {
-        const uint32_t mask = (1u << k.fine_bits) - 1;
-        w.line("uint j_lo = jj % " + u(k.lane_columns) + ";");
-        w.line("uint j_hi = jj - j_lo;");
-        for (uint32_t r = 0; r < P; ++r) {
-            const std::string point = "(i + " + u(r * TPC) + ")", e = "e" + std::to_string(r);
-            w.line("uint " + e + " = j_hi * " + point + ";");
-            w.line(v[r] + " = cmul(" + v[r] + ", cmul(cmul(tw[" + u(k.coarse_offset) + " + (" + e + " >> " +
-                   u(k.fine_bits) + ")], tw[" + u(k.fine_offset) + " + (" + e + " & " + u(mask) + ")]), tw[" +
-                   u(k.lane_offset) + " + " + point + " * " + u(k.lane_columns) + " + j_lo]));");
+        if (TPC > 1) {
+            const uint32_t mask = (1u << k.fine_bits) - 1;
+            w.line("uint j_lo = jj % " + u(k.lane_columns) + ";");
+            w.line("uint e = (jj - j_lo) * i;");
+            w.line(C + " w_i = cmul(cmul(tw[" + u(k.coarse_offset) + " + (e >> " + u(k.fine_bits) + ")], tw[" +
+                   u(k.fine_offset) + " + (e & " + u(mask) + ")]), tw[" + u(k.lane_offset) + " + i * " +
+                   u(k.lane_columns) + " + j_lo]);");
+            w.line(v[0] + " = cmul(" + v[0] + ", w_i);");
+            for (uint32_t r = 1; r < P; ++r)
+                w.line(v[r] + " = cmul(" + v[r] + ", cmul(w_i, tw[" + u(k.step_offset + (r - 1) * S) + " + jj]));");
+        } else {
+            for (uint32_t r = 1; r < P; ++r)
+                w.line(v[r] + " = cmul(" + v[r] + ", tw[" + u(k.step_offset + (r - 1) * S) + " + jj]);");
         }
     }
 
@@ -230,28 +272,27 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.staged_store) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < P; ++r) {
-            const std::string g = "g" + std::to_string(r);
-            if (!k.staged_load) w.line(C + " " + g + ";");
             writes.push_back({out[r], tile_index + u(r * TPC)});
-            reads.push_back({g, "tid + " + u(r * WG)});
+            reads.push_back({numbered("g", r), "tid + " + u(r * WG)});
         }
         exchange(writes, reads);
         for (uint32_t r = 0; r < P; ++r) {
             const std::string e = "tid + " + u(r * WG);
-            w.line("if (" + e + " < tile) dst[params.dst_offset + tile_base + " + e +
-                   "] = " + scaled("g" + std::to_string(r)) + ";");
+            w.line("if (" + e + " < tile_points) dst[params.dst_offset + tile_base + " + e +
+                   "] = " + scaled(numbered("g", r)) + ";");
         }
     } else {
         w.open("if (live)");
         for (uint32_t r = 0; r < P; ++r)
-            w.line("dst[dst_base + (i + " + u(r * TPC) + ") * " + u(S) + "] = " + scaled(out[r]) + ";");
+            w.line("dst[dst_base + " + u(r * TPC * S) + " + i * " + u(S) + "] = " + scaled(out[r]) + ";");
         w.close();
     }
+    if (k.prefetch) w.close();  // the tile loop
     w.close();
     return w.str();
 }
 
-std::string generate_copy_kernel(uint32_t workgroup_size) {
+std::string generate_copy_kernel(uint32_t workgroup_size, uint32_t shared_bytes) {
     GlslWriter w;
     w.line("#version 450");
     w.line("// twiddle copy: the bandwidth yardstick");
@@ -259,9 +300,20 @@ std::string generate_copy_kernel(uint32_t workgroup_size) {
     w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { uvec4 src[]; };");
     w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { uvec4 dst[]; };");
     w.line("layout(push_constant) uniform Params { uint words; } params;");
+    const uint32_t words = shared_bytes / 4;
+    if (words > 0) w.line("shared uint reserved[" + std::to_string(words) + "];");
     w.open("void main()");
     w.line("uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
     w.line("uint i = group * " + u(workgroup_size) + " + gl_LocalInvocationID.x;");
+    if (words > 0) {
+        // Touch the whole array so that no compiler can shrink it, and keep the copy's result
+        // independent of what it reads back (i never reaches 0xffffffff words).
+        w.line("for (uint a = gl_LocalInvocationID.x; a < " + u(words) + "; a += " + u(workgroup_size) +
+               ") reserved[a] = i;");
+        w.line("barrier();");
+        w.line("if (reserved[(gl_LocalInvocationID.x * 97u) % " + u(words) +
+               "] == 0xffffffffu) return;");
+    }
     w.line("if (i < params.words) dst[i] = src[i];");
     w.close();
     return w.str();

@@ -37,7 +37,9 @@ std::vector<uint8_t> pack_params(Precision precision, const PassParams& p);
 std::string generate_pass_kernel(const PassKernel& kernel);
 
 // A copy of `words` 16-byte words from binding 0 to binding 1: the bandwidth yardstick of the
-// benchmark. Push constants: uint words.
-std::string generate_copy_kernel(uint32_t workgroup_size);
+// benchmark. Push constants: uint words. A non-zero `shared_bytes` makes each workgroup also
+// hold that much shared memory, to measure how shared memory limits the workgroups resident
+// on a device (`twiddle bench --copy-shared`).
+std::string generate_copy_kernel(uint32_t workgroup_size, uint32_t shared_bytes = 0);
 
 }  // namespace twiddle::codegen

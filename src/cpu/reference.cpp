@@ -104,10 +104,15 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
             for (uint64_t r = 0; r < R; ++r) {
                 col[r] = src[b * n + t + r * T];
                 if (span > 1) {
-                    const uint64_t j_lo = jj % k.lane_columns, e = (jj - j_lo) * r;
-                    const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
-                    col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo] *
-                              tw[k.lane_offset + r * k.lane_columns + j_lo];
+                    // Point r = i + m * threads of the column is held by invocation i.
+                    const uint64_t threads = R / k.points_per_thread, i = r % threads, m = r / threads;
+                    if (threads > 1) {
+                        const uint64_t j_lo = jj % k.lane_columns, e = (jj - j_lo) * i;
+                        const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
+                        col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo] *
+                                  tw[k.lane_offset + i * k.lane_columns + j_lo];
+                    }
+                    if (m > 0) col[r] *= tw[k.step_offset + (m - 1) * span + jj];
                 }
             }
             // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
