@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "core/unit_root.hpp"
 #include "cpu/reference.hpp"
 #include "test_caps.hpp"
 #include "twiddle/error.hpp"
@@ -82,6 +83,30 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     EXPECT_EQ(three.passes[0].workgroups, (three.passes[0].tiles + 2) / 3);
     const LogicalPlan one = plan(FftDesc(256, 1u << 18), h200_caps(), Options{.tiles_per_workgroup = 1});
     EXPECT_FALSE(one.passes[0].kernel.prefetch);
+}
+
+TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
+    struct Want {
+        uint64_t n;
+        uint32_t points_per_thread;
+        bool subgroup;
+    };
+    // H200: 32-wide subgroups. 1024 takes 32 points per invocation to fit one subgroup.
+    for (const Want& w : {Want{16, 16, false}, Want{64, 8, true}, Want{512, 16, true}, Want{1024, 32, true},
+                          Want{2048, 16, false}, Want{4096, 16, false}}) {
+        const PassKernel k = plan(FftDesc(w.n, 8), h200_caps()).passes[0].kernel;
+        EXPECT_EQ(k.points_per_thread, w.points_per_thread) << w.n;
+        EXPECT_EQ(k.subgroup_exchanges, w.subgroup) << w.n;
+    }
+    const Options off{.subgroup_barriers = false};
+    EXPECT_FALSE(plan(FftDesc(512, 8), h200_caps(), off).passes[0].kernel.subgroup_exchanges);
+    EXPECT_EQ(plan(FftDesc(1024, 8), h200_caps(), off).passes[0].kernel.points_per_thread, 16u);
+    DeviceCaps no_subgroups = h200_caps();
+    no_subgroups.subgroup_operations.clear();
+    EXPECT_FALSE(plan(FftDesc(512, 8), no_subgroups).passes[0].kernel.subgroup_exchanges);
+    // Multi-pass columns interleave across the workgroup: never.
+    for (const Pass& p : plan(FftDesc(1u << 16, 1), h200_caps()).passes)
+        EXPECT_FALSE(p.kernel.subgroup_exchanges);
 }
 
 TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
@@ -200,6 +225,20 @@ TEST(PlanExecutor, NormalizationModes) {
 
 // The reference itself against the definition, summed term by term: the radix-2 path (64) and
 // the direct path (15, not a power of two), every bin, both directions.
+// Twiddle tables come from the memoized roots: they must be unit_root() bit for bit, for
+// periods with and without a factor of 8, in any order of calls.
+TEST(UnitRoots, EqualUnitRootBitForBit) {
+    UnitRoots roots;
+    std::mt19937 gen(7);
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint64_t p : {1u, 2u, 3u, 4u, 6u, 8u, 12u, 1000u, 1024u, 65536u, 1u << 20}) {
+            for (uint64_t e = 0; e < 2 * p && e < 5000; ++e) {
+                const uint64_t x = pass ? gen() : e;
+                ASSERT_EQ(roots(x, p), unit_root(x, p)) << x << " / " << p;
+            }
+        }
+}
+
 TEST(Reference, MatchesTheDefinition) {
     for (size_t n : {64u, 15u})
         for (Direction d : {Direction::forward, Direction::inverse}) {

@@ -6,6 +6,7 @@
 #include "core/unit_root.hpp"
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
+#include "vk/context_state.hpp"
 
 namespace twiddle {
 namespace {
@@ -97,8 +98,7 @@ INSTANTIATE_TEST_SUITE_P(Fft, Large, ::testing::Values(23u, 24u),
                          [](const auto& info) { return "N2e" + std::to_string(info.param); });
 
 // One transform, both directions and placements, against the reference.
-void check(const FftDesc& desc, const Options& options, uint32_t seed) {
-    Context& ctx = testing::device();
+void check(const Context& ctx, const FftDesc& desc, const Options& options, uint32_t seed) {
     const Plan plan(ctx, desc, options);
     const uint64_t n = desc.length(), batch = desc.batch(), bytes = desc.bytes();
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch));
@@ -121,6 +121,10 @@ void check(const FftDesc& desc, const Options& options, uint32_t seed) {
             out.download(got.data(), bytes);
             EXPECT_LE(cpu::relative_l2(got, want), 5e-7) << to_string(dir) << " " << to_string(placement);
         }
+}
+
+void check(const FftDesc& desc, const Options& options, uint32_t seed) {
+    check(testing::device(), desc, options, seed);
 }
 
 class Shapes : public DeviceTest {};
@@ -147,6 +151,30 @@ TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
     check(FftDesc(32, 3), Options{.tiles_per_workgroup = 100}, 8);  // one workgroup does all
 }
 
+// Exchanges within subgroups, and their fallback: with the device's real subgroup size (8 on
+// lavapipe) columns of up to 8 invocations take subgroup barriers; a context that claims
+// subgroups of 32 gets kernels for columns of 16 and 32 invocations, whose lane check must
+// fail on this device and fall back to workgroup barriers. Both against workgroup barriers
+// only.
+TEST_F(Shapes, SubgroupExchanges) {
+    const uint32_t real = testing::device().caps().subgroup_size;
+    for (uint64_t n : {32u, 64u, 128u, 256u, 512u}) {
+        const PassKernel k = plan(FftDesc(n, 1), testing::device().caps()).passes[0].kernel;
+        EXPECT_EQ(k.subgroup_exchanges, k.radix / k.points_per_thread <= real) << n;
+        check(FftDesc(n, 77), Options{}, 20 + uint32_t(n));
+        check(FftDesc(n, 77), Options{.subgroup_barriers = false}, 20 + uint32_t(n));
+    }
+    Context pretend(ContextOptions{.validation = true});
+    pretend.state()->caps.subgroup_size = 4 * real;
+    for (uint64_t n : {256u, 512u}) {
+        const PassKernel k = plan(FftDesc(n, 1), pretend.caps()).passes[0].kernel;
+        ASSERT_TRUE(k.subgroup_exchanges) << n;
+        ASSERT_GT(k.radix / k.points_per_thread, real) << n;
+        check(pretend, FftDesc(n, 77), Options{}, 30 + uint32_t(n));
+    }
+    for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
+}
+
 // The H200's plan shapes (24 KiB of shared memory per workgroup), reproduced on this device.
 TEST_F(Shapes, H200Geometry) {
     for (uint32_t bits : {12u, 13u, 16u, 18u, 20u})
@@ -164,11 +192,12 @@ TEST_F(Shapes, RandomOptions) {
         const uint64_t batch = 1 + gen() % std::max<uint64_t>(1, 20000 >> bits);
         Options o;
         o.max_pass_length = pick({0, 2, 4, 8, 32, 128, 1024});
-        o.max_radix = pick({0, 2, 4, 8, 16});
+        o.max_radix = pick({0, 2, 4, 8, 16, 32});
         o.workgroup_size = pick({0, 1, 4, 32, 64, 128, 512});
         o.columns_per_workgroup = pick({0, 1, 2, 4, 8, 16, 32});
         o.max_shared_memory = pick({0, 4096, 8192, 24576});
         o.tiles_per_workgroup = pick({0, 1, 2, 3, 5});
+        o.subgroup_barriers = gen() % 2;
         const auto norm = pick({0, 1, 2});
         const FftDesc desc =
             FftDesc(uint64_t(1) << bits, batch).with_normalization(static_cast<Normalization>(norm));

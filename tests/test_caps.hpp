@@ -18,6 +18,7 @@ inline DeviceCaps lavapipe_caps() {
     c.min_storage_buffer_offset_alignment = 16;
     c.max_push_constants_bytes = 128;
     c.subgroup_size = 8;
+    c.subgroup_operations = {"basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative", "quad"};
     c.shader_float64 = true;
     return c;
 }
@@ -35,6 +36,8 @@ inline DeviceCaps h200_caps() {
     c.min_storage_buffer_offset_alignment = 16;
     c.max_push_constants_bytes = 256;
     c.subgroup_size = 32;
+    c.subgroup_operations = {"basic",     "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative",
+                             "clustered", "quad"};
     c.shader_float64 = true;
     return c;
 }

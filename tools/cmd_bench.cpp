@@ -87,7 +87,8 @@ double time_median(const Context& ctx, uint32_t reps, const std::function<void(V
 // Bandwidth of a plain copy of `bytes` (read + written), the yardstick of every case.
 double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, uint32_t shared_bytes = 0) {
     constexpr uint32_t kWorkgroup = 256;
-    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup, shared_bytes), "copy", 2, 4);
+    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup, shared_bytes), "copy", 2,
+                           4);
     Buffer src(ctx, bytes), dst(ctx, bytes);
     src.fill(0x3f800000u);
     const uint32_t words = static_cast<uint32_t>(bytes / 16);
@@ -222,12 +223,15 @@ void add_bench_command(CLI::App& app) {
         ->delimiter(',');
     cmd->add_option("--max-pass-length", a->options.max_pass_length,
                     "Planner: longest pass (0: device limit)");
-    cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-16 (0: 16)");
+    cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)");
     cmd->add_option("--workgroup", a->options.workgroup_size, "Planner: one-pass workgroup size (0: auto)");
     cmd->add_option("--columns", a->options.columns_per_workgroup,
                     "Planner: multi-pass columns per workgroup");
     cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes");
-    cmd->add_option("--tiles", a->options.tiles_per_workgroup, "Planner: tiles each workgroup transforms (0: auto)");
+    cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
+                  "Planner: workgroup barriers only, also where a transform lies in one subgroup");
+    cmd->add_option("--tiles", a->options.tiles_per_workgroup,
+                    "Planner: tiles each workgroup transforms (0: auto)");
     cmd->callback([a] {
         BenchArgs& args = *a;
         if (args.quick) {
@@ -256,8 +260,8 @@ void add_bench_command(CLI::App& app) {
             if (shared > ctx.caps().max_shared_memory_bytes)
                 throw Error("--copy-shared " + std::to_string(shared) + " exceeds the device's " +
                             std::to_string(ctx.caps().max_shared_memory_bytes) + " bytes of shared memory");
-            std::printf("copy with %u bytes of shared memory per 256-invocation workgroup: %.1f GB/s\n", shared,
-                        copy_gbps(ctx, copy_bytes, args.reps, shared));
+            std::printf("copy with %u bytes of shared memory per 256-invocation workgroup: %.1f GB/s\n",
+                        shared, copy_gbps(ctx, copy_bytes, args.reps, shared));
         }
         uint64_t largest = 0;
         for (uint64_t n : lengths) largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * 8);

@@ -23,7 +23,8 @@ struct Options {
     // tests and tuning.
     uint32_t max_pass_length = 0;
     // Tuning: the most points one invocation holds in registers, which is also the largest
-    // butterfly (2, 4, 8 or 16). 0: 16.
+    // butterfly (2, 4, 8, 16 or 32). 0: 16; for one pass, 8 at lengths 32 and 64, and 32 where
+    // that puts a transform in one subgroup (1024 on 32-wide subgroups).
     uint32_t max_radix = 0;
     // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.
@@ -37,6 +38,11 @@ struct Options {
     // a workgroup loads its next tile while it transforms the current one, which keeps memory
     // busy through its barriers; 1 launches one workgroup per tile. 0: the planner's choice.
     uint32_t tiles_per_workgroup = 0;
+    // Tuning: where each transform's invocations lie in one subgroup, synchronize its exchanges
+    // between stages with subgroup barriers instead of workgroup barriers (needs the device's
+    // basic subgroup operations in compute shaders; kernels check the lane layout and fall back
+    // to workgroup barriers by themselves). false: workgroup barriers only.
+    bool subgroup_barriers = true;
 };
 
 // One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
@@ -91,6 +97,12 @@ struct PassKernel {
     // Persistent workgroups: each loops over tiles and loads the next tile's points into
     // registers before it transforms the current one.
     bool prefetch = false;
+    // The invocations of each column lie in one subgroup (one-pass kernels whose columns take at
+    // most subgroup-size invocations): the exchanges between stages, which stay within a
+    // column, synchronize that subgroup only. The kernel checks at its start that subgroups are
+    // runs of consecutive local indices of a size the column's invocations divide, and uses
+    // workgroup barriers if not.
+    bool subgroup_exchanges = false;
 
     // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1. The
     // invocation holding points r = i + m * T (T = radix / points_per_thread, m < points_per_thread)

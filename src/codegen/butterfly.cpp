@@ -79,7 +79,7 @@ std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>&
     if (n == 1) return x;
     if (n == 2) return dft2(w, x, p, temps);
     if (n == 4) return dft4(w, x, p, temps);
-    if (n % 4 != 0 || n > 16) throw std::logic_error("emit_dft: unsupported radix " + std::to_string(n));
+    if (n % 4 != 0 || n > 32) throw std::logic_error("emit_dft: unsupported radix " + std::to_string(n));
     // n = a * b: input n = b * n1 + n2, output k = k1 + a * k2.
     // 1. for each n2, an a-point DFT over n1; 2. multiply by W_n^{n2 k1}; 3. for each k1, a
     // b-point DFT over n2.

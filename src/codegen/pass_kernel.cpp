@@ -1,6 +1,7 @@
 #include "codegen/pass_kernel.hpp"
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "codegen/butterfly.hpp"
@@ -12,23 +13,35 @@ namespace {
 
 std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 
-// Shared-memory traffic of one kernel. Each exchange writes values, waits for the whole
-// workgroup, and reads them back; a barrier goes before the next write only if reads are pending.
+// Which invocations an exchange moves values between: those of one column (the stages of a
+// one-pass kernel), or any of the workgroup's.
+enum class Scope { column, workgroup };
+
+// Shared-memory traffic of one kernel. Each exchange writes values, waits, and reads them back;
+// a wait goes before the next write only if reads are pending. A wait covers the workgroup,
+// or, for exchanges within a column when the kernel's columns lie in subgroups, the subgroup if
+// the lane check at the kernel's start passed (`subgroup_sync`).
 class SharedExchange {
 public:
-    // `reads_pending`: shared memory may still be read by earlier code (a previous loop trip).
-    SharedExchange(GlslWriter& w, const PassKernel& k, bool reads_pending)
-        : w_(w), rounds_(k.exchange_rounds), pending_reads_(reads_pending), type_(types(k.precision).complex) {}
+    // `pending`: shared memory may still be read by earlier code (a previous loop trip) in
+    // that scope.
+    SharedExchange(GlslWriter& w, const PassKernel& k, std::optional<Scope> pending)
+        : w_(w),
+          rounds_(k.exchange_rounds),
+          subgroups_(k.subgroup_exchanges),
+          pending_(pending),
+          type_(types(k.precision).complex) {}
 
     struct Move {
         std::string value;    // register written (for writes) or assigned (for reads)
         std::string address;  // unpadded shared index expression
     };
 
-    void operator()(const std::vector<Move>& writes, const std::vector<Move>& reads) {
+    void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads) {
         static const char* comp[] = {"x", "y"};
         for (uint32_t round = 0; round < rounds_; ++round) {
-            if (pending_reads_) w_.line("barrier();");
+            if (pending_)
+                wait(*pending_ == Scope::column && scope == Scope::column ? Scope::column : Scope::workgroup);
             for (const Move& m : writes) {
                 const std::string a = "pad(" + m.address + ")";
                 if (rounds_ == 1) {
@@ -38,7 +51,7 @@ public:
                     w_.line("sh0[" + a + "] = " + m.value + "." + comp[round] + ";");
                 }
             }
-            w_.line("barrier();");
+            wait(scope);
             for (const Move& m : reads) {
                 const std::string a = "pad(" + m.address + ")";
                 if (rounds_ == 1)
@@ -46,14 +59,29 @@ public:
                 else
                     w_.line(m.value + "." + comp[round] + " = sh0[" + a + "];");
             }
-            pending_reads_ = true;
+            pending_ = scope;
         }
     }
 
 private:
+    void wait(Scope scope) {
+        if (scope == Scope::column && subgroups_) {
+            w_.open("if (subgroup_sync)");
+            w_.line("subgroupMemoryBarrierShared();");
+            w_.line("subgroupBarrier();");
+            w_.close();
+            w_.open("else");
+            w_.line("barrier();");
+            w_.close();
+        } else {
+            w_.line("barrier();");
+        }
+    }
+
     GlslWriter& w_;
     uint32_t rounds_;
-    bool pending_reads_;
+    bool subgroups_;
+    std::optional<Scope> pending_;
     std::string type_;
 };
 
@@ -89,6 +117,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     GlslWriter w;
     TempNames temps;
     w.line("#version 450");
+    if (k.subgroup_exchanges) w.line("#extension GL_KHR_shader_subgroup_basic : require");
     w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) + ", span " +
            std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " + std::to_string(B) +
            " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
@@ -106,10 +135,25 @@ std::string generate_pass_kernel(const PassKernel& k) {
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
     }
+    if (k.subgroup_exchanges) w.line("shared uint lanes_unexpected;");
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
 
     w.open("void main()");
+    if (k.subgroup_exchanges) {
+        // Each column's invocations (consecutive local indices) lie in one subgroup only if
+        // subgroups are runs of consecutive local indices whose size the column's invocation
+        // count divides. The result is the same for the whole workgroup, so barriers under it
+        // stay in uniform control flow.
+        w.line("if (gl_LocalInvocationID.x == 0u) lanes_unexpected = 0u;");
+        w.line("barrier();");
+        const std::string consecutive =
+            "gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID == gl_LocalInvocationID.x";
+        const std::string divides = "gl_SubgroupSize % " + u(TPC) + " == 0u";
+        w.line("if (!(" + consecutive + " && " + divides + ")) atomicOr(lanes_unexpected, 1u);");
+        w.line("barrier();");
+        w.line("bool subgroup_sync = lanes_unexpected == 0u;");
+    }
     // A tile is the workgroup's columns_per_workgroup columns: tile * B + lc for lc < B.
     w.line("uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
     w.line("uint tiles = (params.columns + " + u(B - 1) + ") / " + u(B) + ";");
@@ -145,8 +189,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
             emit_tile_extent(t, "_f");
             for (uint32_t r = 0; r < P; ++r) {
                 const std::string e = "tid + " + u(r * WG);
-                w.line(numbered(prefix, r) + " = " + e + " < tile_points_f ? src[params.src_offset + tile_base_f + " +
-                       e + "] : " + C + "(0);");
+                w.line(numbered(prefix, r) + " = " + e +
+                       " < tile_points_f ? src[params.src_offset + tile_base_f + " + e + "] : " + C + "(0);");
             }
         } else {
             w.line("uint c = " + t + " * " + u(B) + " + lc;");
@@ -198,7 +242,12 @@ std::string generate_pass_kernel(const PassKernel& k) {
 
     // In a loop, the previous tile's last shared reads must finish before this tile's first
     // writes.
-    SharedExchange exchange(w, k, k.prefetch);
+    const Scope stage_scope = k.points_contiguous ? Scope::column : Scope::workgroup;
+    std::optional<Scope> last_scope;  // of the loop body's last exchange
+    if (k.staged_load) last_scope = Scope::workgroup;
+    if (k.stages.size() > 1) last_scope = stage_scope;
+    if (k.staged_store) last_scope = Scope::workgroup;
+    SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
     const std::string tile_index = "lc * " + u(R) + " + i + ";
     if (k.staged_load) {
         std::vector<SharedExchange::Move> writes, reads;
@@ -206,7 +255,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
             writes.push_back({numbered("g", r), "tid + " + u(r * WG)});
             reads.push_back({v[r], tile_index + u(r * TPC)});
         }
-        exchange(writes, reads);
+        exchange(Scope::workgroup, writes, reads);
     }
     for (uint32_t r = 0; r < P; ++r) w.line(v[r] + ".y *= params.load_sign;");
 
@@ -217,12 +266,13 @@ std::string generate_pass_kernel(const PassKernel& k) {
             const uint32_t mask = (1u << k.fine_bits) - 1;
             w.line("uint j_lo = jj % " + u(k.lane_columns) + ";");
             w.line("uint e = (jj - j_lo) * i;");
-            w.line(C + " w_i = cmul(cmul(tw[" + u(k.coarse_offset) + " + (e >> " + u(k.fine_bits) + ")], tw[" +
-                   u(k.fine_offset) + " + (e & " + u(mask) + ")]), tw[" + u(k.lane_offset) + " + i * " +
-                   u(k.lane_columns) + " + j_lo]);");
+            w.line(C + " w_i = cmul(cmul(tw[" + u(k.coarse_offset) + " + (e >> " + u(k.fine_bits) +
+                   ")], tw[" + u(k.fine_offset) + " + (e & " + u(mask) + ")]), tw[" + u(k.lane_offset) +
+                   " + i * " + u(k.lane_columns) + " + j_lo]);");
             w.line(v[0] + " = cmul(" + v[0] + ", w_i);");
             for (uint32_t r = 1; r < P; ++r)
-                w.line(v[r] + " = cmul(" + v[r] + ", cmul(w_i, tw[" + u(k.step_offset + (r - 1) * S) + " + jj]));");
+                w.line(v[r] + " = cmul(" + v[r] + ", cmul(w_i, tw[" + u(k.step_offset + (r - 1) * S) +
+                       " + jj]));");
         } else {
             for (uint32_t r = 1; r < P; ++r)
                 w.line(v[r] + " = cmul(" + v[r] + ", tw[" + u(k.step_offset + (r - 1) * S) + " + jj]);");
@@ -262,7 +312,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
         if (!last) {
             std::vector<SharedExchange::Move> reads;
             for (uint32_t r2 = 0; r2 < P; ++r2) reads.push_back({v[r2], shared_index("i + " + u(r2 * TPC))});
-            exchange(writes, reads);
+            exchange(stage_scope, writes, reads);
         }
     }
 
@@ -275,7 +325,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
             writes.push_back({out[r], tile_index + u(r * TPC)});
             reads.push_back({numbered("g", r), "tid + " + u(r * WG)});
         }
-        exchange(writes, reads);
+        exchange(Scope::workgroup, writes, reads);
         for (uint32_t r = 0; r < P; ++r) {
             const std::string e = "tid + " + u(r * WG);
             w.line("if (" + e + " < tile_points) dst[params.dst_offset + tile_base + " + e +
@@ -311,8 +361,7 @@ std::string generate_copy_kernel(uint32_t workgroup_size, uint32_t shared_bytes)
         w.line("for (uint a = gl_LocalInvocationID.x; a < " + u(words) + "; a += " + u(workgroup_size) +
                ") reserved[a] = i;");
         w.line("barrier();");
-        w.line("if (reserved[(gl_LocalInvocationID.x * 97u) % " + u(words) +
-               "] == 0xffffffffu) return;");
+        w.line("if (reserved[(gl_LocalInvocationID.x * 97u) % " + u(words) + "] == 0xffffffffu) return;");
     }
     w.line("if (i < params.words) dst[i] = src[i];");
     w.close();

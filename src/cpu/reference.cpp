@@ -60,7 +60,8 @@ void transform_row(std::vector<cld>& row, Direction direction) {
 std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries) {
     std::vector<cld> out;
     out.reserve(entries.size());
-    for (const auto& e : entries) out.push_back(unit_root(e.exponent, e.period));
+    UnitRoots roots;
+    for (const auto& e : entries) out.push_back(roots(e.exponent, e.period));
     return out;
 }
 
