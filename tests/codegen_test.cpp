@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
+#include <sstream>
 
 #include "codegen/pass_kernel.hpp"
 #include "test_caps.hpp"
@@ -25,6 +27,100 @@ TEST(Codegen, EveryPlannedKernelCompiles) {
                     EXPECT_EQ(glsl, codegen::generate_pass_kernel(pass.kernel));
                 }
             }
+}
+
+// Shared-memory order, read off the generated GLSL: between a write and a later read of the
+// exchange buffers, and between a read and a later write, a wait must come, also across trips of
+// a tile loop; and a subgroup-only wait must never separate accesses that cross columns (their
+// addresses start from the workgroup's invocation index `tid`). Devices run subgroups in
+// lockstep often enough that a missing wait passes every accuracy test on lavapipe.
+struct Access {
+    bool write;
+    bool crosses_columns;
+};
+struct Event {
+    enum Kind { access, workgroup_wait, subgroup_wait } kind;
+    Access a{};
+};
+
+std::vector<Event> shared_events(const std::vector<std::string>& lines, size_t from, size_t to) {
+    std::vector<Event> out;
+    for (size_t i = from; i < to; ++i) {
+        const std::string& l = lines[i];
+        if (l.find("if (subgroup_sync) {") != std::string::npos) {
+            out.push_back({Event::subgroup_wait});
+            i += 5;  // the subgroup barriers, "} else {", barrier(), "}"
+        } else if (l.find("barrier();") != std::string::npos) {
+            out.push_back({Event::workgroup_wait});
+        } else if (l.find("sh0[") != std::string::npos) {
+            const bool write = l.find("sh0[") < l.find('=');
+            out.push_back({Event::access, {write, l.find("pad(tid") != std::string::npos}});
+        }
+    }
+    return out;
+}
+
+// Returns an empty string if the events keep the order, else what breaks it.
+std::string check_order(const std::vector<Event>& events) {
+    std::optional<Access> last;        // the last access
+    bool waited = false, sub = false;  // a wait since it; whether all waits since were subgroup-only
+    bool crossing_since_wait = false;  // an access before the wait crossed columns
+    for (const Event& e : events) {
+        if (e.kind != Event::access) {
+            if (!waited)
+                sub = e.kind == Event::subgroup_wait;
+            else if (e.kind == Event::workgroup_wait)
+                sub = false;
+            waited = true;
+            continue;
+        }
+        if (last && last->write != e.a.write) {
+            if (!waited)
+                return e.a.write ? "a write after a read without a wait"
+                                 : "a read after a write without a wait";
+            if (sub && (crossing_since_wait || e.a.crosses_columns))
+                return "a subgroup-only wait between accesses that cross columns";
+        }
+        if (waited) crossing_since_wait = false;
+        crossing_since_wait = crossing_since_wait || e.a.crosses_columns;
+        last = e.a;
+        waited = false;
+    }
+    return "";
+}
+
+TEST(Codegen, SharedMemoryAccessesAreOrdered) {
+    int checked = 0;
+    for (const DeviceCaps& caps : {testing::lavapipe_caps(), testing::h200_caps()})
+        for (uint32_t forced : {0u, 4u, 64u})
+            for (uint32_t radix : {0u, 16u})
+                for (uint32_t tiles : {0u, 3u})
+                    for (uint32_t bits = 0; bits <= 16; ++bits) {
+                        const LogicalPlan p = plan(
+                            FftDesc(uint64_t(1) << bits, std::max<uint64_t>(1, uint64_t(1) << (22 - bits))),
+                            caps,
+                            Options{
+                                .max_pass_length = forced, .max_radix = radix, .tiles_per_workgroup = tiles});
+                        for (const Pass& pass : p.passes) {
+                            std::vector<std::string> lines;
+                            std::istringstream in(codegen::generate_pass_kernel(pass.kernel));
+                            for (std::string l; std::getline(in, l);) lines.push_back(l);
+                            // A tile loop runs its body twice in a row.
+                            size_t body = 0;
+                            while (body < lines.size() &&
+                                   lines[body].find("for (; tile < tiles") == std::string::npos)
+                                ++body;
+                            std::vector<Event> events = shared_events(lines, 0, lines.size());
+                            if (body < lines.size()) {
+                                const auto again = shared_events(lines, body + 1, lines.size());
+                                events.insert(events.end(), again.begin(), again.end());
+                            }
+                            SCOPED_TRACE(caps.name + ": " + p.summary());
+                            EXPECT_EQ(check_order(events), "");
+                            ++checked;
+                        }
+                    }
+    EXPECT_GT(checked, 200);
 }
 
 TEST(Codegen, CopyKernelCompiles) {

@@ -4,7 +4,6 @@
 
 #include <random>
 
-#include "core/unit_root.hpp"
 #include "cpu/reference.hpp"
 #include "test_caps.hpp"
 #include "twiddle/error.hpp"
@@ -107,6 +106,17 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
     // Multi-pass columns interleave across the workgroup: never.
     for (const Pass& p : plan(FftDesc(1u << 16, 1), h200_caps()).passes)
         EXPECT_FALSE(p.kernel.subgroup_exchanges);
+}
+
+// Pass twiddle steps split into two tables of about sqrt(span) entries for long spans, so the
+// table stays small next to the data even for one transform of 2^27 points.
+TEST(Planner, TwiddleTablesStaySmall) {
+    for (uint32_t bits : {16u, 20u, 24u, 27u}) {
+        const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), h200_caps());
+        EXPECT_LT(p.twiddles.size(), 40000u) << bits;
+        const PassKernel& last = p.passes.back().kernel;
+        EXPECT_EQ(last.step_split<last.span, last.span> 4096) << bits;
+    }
 }
 
 TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
@@ -225,20 +235,6 @@ TEST(PlanExecutor, NormalizationModes) {
 
 // The reference itself against the definition, summed term by term: the radix-2 path (64) and
 // the direct path (15, not a power of two), every bin, both directions.
-// Twiddle tables come from the memoized roots: they must be unit_root() bit for bit, for
-// periods with and without a factor of 8, in any order of calls.
-TEST(UnitRoots, EqualUnitRootBitForBit) {
-    UnitRoots roots;
-    std::mt19937 gen(7);
-    for (int pass = 0; pass < 2; ++pass)
-        for (uint64_t p : {1u, 2u, 3u, 4u, 6u, 8u, 12u, 1000u, 1024u, 65536u, 1u << 20}) {
-            for (uint64_t e = 0; e < 2 * p && e < 5000; ++e) {
-                const uint64_t x = pass ? gen() : e;
-                ASSERT_EQ(roots(x, p), unit_root(x, p)) << x << " / " << p;
-            }
-        }
-}
-
 TEST(Reference, MatchesTheDefinition) {
     for (size_t n : {64u, 15u})
         for (Direction d : {Direction::forward, Direction::inverse}) {

@@ -148,7 +148,7 @@ TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
     check(FftDesc(256, 1001), Options{.tiles_per_workgroup = 3}, 5);
     check(FftDesc(8, 5003), Options{.tiles_per_workgroup = 3}, 6);
     check(FftDesc(4096, 37), Options{.max_pass_length = 64, .tiles_per_workgroup = 5}, 7);
-    check(FftDesc(32, 3), Options{.tiles_per_workgroup = 100}, 8);  // one workgroup does all
+    check(FftDesc(32, 500), Options{.tiles_per_workgroup = 100}, 8);  // one workgroup does all
 }
 
 // Exchanges within subgroups, and their fallback: with the device's real subgroup size (8 on
@@ -166,7 +166,7 @@ TEST_F(Shapes, SubgroupExchanges) {
     }
     Context pretend(ContextOptions{.validation = true});
     pretend.state()->caps.subgroup_size = 4 * real;
-    for (uint64_t n : {256u, 512u}) {
+    for (uint64_t n : {32u * real, 64u * real}) {  // 16 points per invocation: 2 and 4 subgroups' worth
         const PassKernel k = plan(FftDesc(n, 1), pretend.caps()).passes[0].kernel;
         ASSERT_TRUE(k.subgroup_exchanges) << n;
         ASSERT_GT(k.radix / k.points_per_thread, real) << n;

@@ -131,12 +131,13 @@ Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& 
 
     // Random input; accuracy on the first and the last rows (at most 2^15 values each) against
     // the reference, so that the first and the last workgroups are both checked.
-    // Random rows, repeated after max(2^20, n) values: drawing all 2^26 values took longer than
-    // timing a case.
+    // Random rows, repeated after an odd number of rows (about 2^20 values), so that no
+    // power-of-two stride between tiles meets equal data: drawing all 2^26 values took longer
+    // than timing a case.
     std::mt19937 gen(static_cast<uint32_t>(n));
     std::uniform_real_distribution<float> dist(-1, 1);
     std::vector<std::complex<float>> x(n * row.batch);
-    const size_t fresh = std::min<size_t>(x.size(), std::max<size_t>(size_t(1) << 20, n));
+    const size_t fresh = std::min<size_t>(x.size(), n * (std::max<size_t>(1, (size_t(1) << 20) / n) | 1));
     for (size_t k = 0; k < fresh; ++k) x[k] = {dist(gen), dist(gen)};
     for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
     in.upload(x.data(), bytes);

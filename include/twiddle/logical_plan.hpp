@@ -31,8 +31,9 @@ struct Options {
     uint32_t workgroup_size = 0;
     uint32_t columns_per_workgroup = 0;
     // Tuning: the shared memory a workgroup may use, in bytes (at most the device's limit).
-    // 0: half the device's limit. On the H200 one-pass kernels ran 1.3 to 4 times faster within
-    // 24 KiB than with 33 KiB, the most a 48 KiB limit allows them.
+    // 0: half the device's limit, or all of it for a transform that fits one workgroup only that
+    // way. On the H200 about 56 KiB serve each multiprocessor, so 33 KiB workgroups run one at
+    // a time; with half the limit, one-pass kernels ran 1.3 to 4 times faster.
     uint32_t max_shared_memory = 0;
     // Tuning: tiles (columns_per_workgroup columns each) one workgroup transforms in turn. Above 1
     // a workgroup loads its next tile while it transforms the current one, which keeps memory
@@ -93,6 +94,8 @@ struct PassKernel {
     // How many rounds each shared-memory exchange takes: 1 (real and imaginary together) or 2
     // (one component at a time, when a whole tile does not fit).
     uint32_t exchange_rounds = 1;
+    // All the shared memory the kernel declares: the exchange buffers, plus 4 bytes for the lane
+    // check of subgroup_exchanges.
     uint32_t shared_bytes = 0;
     // Persistent workgroups: each loops over tiles and loads the next tile's points into
     // registers before it transforms the current one.
@@ -105,20 +108,25 @@ struct PassKernel {
     bool subgroup_exchanges = false;
 
     // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1. The
-    // invocation holding points r = i + m * T (T = radix / points_per_thread, m < points_per_thread)
-    // computes one per-invocation factor and multiplies it by a per-register step:
-    //   W_{span*radix}^{j*(i + m*T)} = W_{span*radix}^{j*i} * W_{span*points_per_thread}^{j*m}.
-    // The steps are a table [(m - 1) * span + j] at step_offset: neighbouring invocations take
-    // neighbouring columns, so they read neighbouring entries. The per-invocation factor
-    // (T > 1 only) is a product of three entries that keep reads coalesced or uniform across a
-    // workgroup: with j = j_hi + j_lo, j_lo = j mod lane_columns, and e = j_hi * i,
+    // invocation holding points r = i + m * threads (threads = radix / points_per_thread,
+    // m < points_per_thread) computes one per-invocation factor and multiplies it by a
+    // per-register step:
+    //   W_{span*radix}^{j*(i + m*threads)} = W_{span*radix}^{j*i} * W_{span*points_per_thread}^{j*m}.
+    // The step is low[(m - 1) * step_split + j mod step_split], times
+    // high[(m - 1) * (span / step_split) + j / step_split] when step_split < span: neighbouring
+    // invocations take neighbouring columns, so they read neighbouring low entries and the same
+    // high entry, and the tables stay small for long spans. The per-invocation factor
+    // (threads > 1 only) is a product of three entries that keep reads coalesced or uniform
+    // across a workgroup: with j = j_hi + j_lo, j_lo = j mod lane_columns, and e = j_hi * i,
     //   W^{j*i} = coarse[e >> fine_bits] * fine[e mod 2^fine_bits] * lanes[i * lane_columns + j_lo].
     uint32_t lane_columns = 0;
     uint32_t lane_offset = 0;
     uint32_t fine_bits = 0;
     uint32_t fine_offset = 0;
     uint32_t coarse_offset = 0;
-    uint32_t step_offset = 0;
+    uint32_t step_split = 0;
+    uint32_t step_low_offset = 0;
+    uint32_t step_high_offset = 0;
 
     uint32_t columns_per_transform() const { return length / radix; }
     bool operator==(const PassKernel&) const = default;

@@ -129,8 +129,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
            " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
     const bool shared = k.shared_bytes > 0;
     if (shared) {
-        const uint32_t words =
-            k.shared_bytes / (k.precision == Precision::f32 ? 4 : 8) / (k.exchange_rounds == 1 ? 2 : 1);
+        // One word per point of the tile, and a pad word after every 32 (the planner's padded_words).
+        const uint32_t words = B * R + B * R / 32;
         w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
@@ -260,8 +260,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
     for (uint32_t r = 0; r < P; ++r) w.line(v[r] + ".y *= params.load_sign;");
 
     // Pass twiddles W_{S R}^{jj * (i + r * TPC)} = W_{S R}^{jj * i} * W_{S P}^{jj * r} (see
-    // PassKernel::lane_columns and step_offset).
+    // PassKernel::lane_columns and step_split).
     if (S > 1) {
+        const uint32_t split = k.step_split, highs = S / split;
+        auto step = [&](uint32_t r) {
+            const std::string low =
+                "tw[" + u(k.step_low_offset + (r - 1) * split) + " + jj % " + u(split) + "]";
+            if (highs == 1) return low;
+            return "cmul(" + low + ", tw[" + u(k.step_high_offset + (r - 1) * highs) + " + jj / " + u(split) +
+                   "])";
+        };
         if (TPC > 1) {
             const uint32_t mask = (1u << k.fine_bits) - 1;
             w.line("uint j_lo = jj % " + u(k.lane_columns) + ";");
@@ -271,11 +279,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
                    " + i * " + u(k.lane_columns) + " + j_lo]);");
             w.line(v[0] + " = cmul(" + v[0] + ", w_i);");
             for (uint32_t r = 1; r < P; ++r)
-                w.line(v[r] + " = cmul(" + v[r] + ", cmul(w_i, tw[" + u(k.step_offset + (r - 1) * S) +
-                       " + jj]));");
+                w.line(v[r] + " = cmul(" + v[r] + ", cmul(w_i, " + step(r) + "));");
         } else {
-            for (uint32_t r = 1; r < P; ++r)
-                w.line(v[r] + " = cmul(" + v[r] + ", tw[" + u(k.step_offset + (r - 1) * S) + " + jj]);");
+            for (uint32_t r = 1; r < P; ++r) w.line(v[r] + " = cmul(" + v[r] + ", " + step(r) + ");");
         }
     }
 

@@ -60,8 +60,7 @@ void transform_row(std::vector<cld>& row, Direction direction) {
 std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries) {
     std::vector<cld> out;
     out.reserve(entries.size());
-    UnitRoots roots;
-    for (const auto& e : entries) out.push_back(roots(e.exponent, e.period));
+    for (const auto& e : entries) out.push_back(unit_root(e.exponent, e.period));
     return out;
 }
 
@@ -113,7 +112,11 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                         col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo] *
                                   tw[k.lane_offset + i * k.lane_columns + j_lo];
                     }
-                    if (m > 0) col[r] *= tw[k.step_offset + (m - 1) * span + jj];
+                    if (m > 0) {
+                        const uint64_t split = k.step_split, highs = span / split;
+                        col[r] *= tw[k.step_low_offset + (m - 1) * split + jj % split];
+                        if (highs > 1) col[r] *= tw[k.step_high_offset + (m - 1) * highs + jj / split];
+                    }
                 }
             }
             // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of

@@ -28,6 +28,8 @@ constexpr uint32_t kColumnBlocks[] = {16, 8};
 constexpr uint32_t kTilesPerWorkgroupOnePass = 4;
 constexpr uint32_t kTilesPerWorkgroupMultiPass = 8;
 constexpr uint64_t kMinLoopingTiles = 4096;
+// Spans up to which a pass's twiddle steps are one table rather than two (PassKernel::step_split).
+constexpr uint32_t kOneStepTableSpan = 4096;
 // A column needs this many invocations for direct loads to fill whole 32-byte memory sectors;
 // shorter columns go through shared memory.
 constexpr uint32_t kMinDirectThreads = 4;
@@ -88,6 +90,10 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
     const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
     const auto stages = stage_radices(k.radix, largest);
     const bool exchanges = stages.size() > 1 || staged_load || staged_store;
+    const bool subgroup_exchanges =
+        subgroups && k.points_contiguous && stages.size() > 1 && threads_per_column <= caps.subgroup_size;
+    // The flag through which a workgroup agrees whether its subgroups are laid out as expected.
+    const uint64_t flag_bytes = subgroup_exchanges ? 4 : 0;
 
     for (uint32_t block : blocks) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
@@ -95,10 +101,10 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
         const uint64_t words = exchanges ? padded_words(uint64_t(block) * k.radix) : 0;
         // Both components in one round if they fit, else one component at a time.
         uint32_t rounds = 1;
-        uint64_t shared = 2 * words * word;
+        uint64_t shared = 2 * words * word + flag_bytes;
         if (shared > shared_limit) {
             rounds = 2;
-            shared = words * word;
+            shared = words * word + flag_bytes;
             if (shared > shared_limit) continue;
         }
 
@@ -109,8 +115,7 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
         k.staged_store = staged_store;
         k.exchange_rounds = rounds;
         k.shared_bytes = static_cast<uint32_t>(shared);
-        k.subgroup_exchanges =
-            subgroups && k.points_contiguous && stages.size() > 1 && threads_per_column <= caps.subgroup_size;
+        k.subgroup_exchanges = subgroup_exchanges;
         k.stages.clear();
         uint32_t span = 1;
         for (uint32_t r : stages) {
@@ -150,14 +155,23 @@ public:
         return offset;
     }
 
-    // The pass twiddle tables (see PassKernel::lane_columns): steps[m - 1][j] = W_{span P}^{j m};
-    // for more than one invocation per column also lanes[i][j_lo] = W^{j_lo i} and a two-level
-    // table of W^e: fine[lo] = W^lo, coarse[hi] = W^(hi << bits).
+    // The pass twiddle tables (see PassKernel::lane_columns): the steps W_{span P}^{j m} as
+    // low[m - 1][j mod split] * high[m - 1][j / split]; for more than one invocation per column
+    // also lanes[i][j_lo] = W^{j_lo i} and a two-level table of W^e: fine[lo] = W^lo,
+    // coarse[hi] = W^(hi << bits).
     void pass_tables(PassKernel& k) {
         const uint32_t period = k.span * k.radix, P = k.points_per_thread, threads = k.radix / P;
-        k.step_offset = static_cast<uint32_t>(entries_.size());
+        // One table of (P - 1) * span steps while that is small, else two of about sqrt(span)
+        // (a single table held 15 * 2^18 entries at 2^27 points).
+        k.step_split = k.span <= kOneStepTableSpan ? k.span : 1u << ((log2u(k.span) + 1) / 2);
+        k.step_low_offset = static_cast<uint32_t>(entries_.size());
         for (uint32_t m = 1; m < P; ++m)
-            for (uint32_t j = 0; j < k.span; ++j) entries_.push_back({j * m, k.span * P});
+            for (uint32_t lo = 0; lo < k.step_split; ++lo) entries_.push_back({lo * m, k.span * P});
+        k.step_high_offset = static_cast<uint32_t>(entries_.size());
+        if (k.step_split < k.span)
+            for (uint32_t m = 1; m < P; ++m)
+                for (uint32_t hi = 0; hi < k.span / k.step_split; ++hi)
+                    entries_.push_back({hi * k.step_split * m, k.span * P});
         if (threads == 1) return;
         k.lane_columns = std::min(k.span, k.columns_per_workgroup);
         k.lane_offset = static_cast<uint32_t>(entries_.size());
