@@ -175,14 +175,46 @@ TEST_F(Api, PlanReportsItsShape) {
     EXPECT_LE(three.workgroup_size(), ctx.caps().max_workgroup_invocations);
 }
 
-// A device created by "someone else's program", wrapped; twiddle must leave it alive.
+// The caller's validation messages, as an embedding program with its own debug messenger sees
+// them: twiddle's work on a wrapped device must raise none.
+VKAPI_ATTR VkBool32 VKAPI_CALL collect_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                               VkDebugUtilsMessageTypeFlagsEXT,
+                                               const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    static_cast<std::vector<std::string>*>(user)->emplace_back(data && data->pMessage ? data->pMessage : "?");
+    return VK_FALSE;
+}
+
+// A device created by "someone else's program", with validation on, wrapped; twiddle must leave
+// it alive.
 TEST(Wrap, RunsOnACallersDevice) {
+    std::vector<std::string> messages;
+    VkDebugUtilsMessengerCreateInfoEXT mi{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    mi.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mi.messageType =
+        VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    mi.pfnUserCallback = collect_message;
+    mi.pUserData = &messages;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const char* debug_utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_2;
     VkInstanceCreateInfo ii{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ii.pNext = &mi;
     ii.pApplicationInfo = &app;
+    ii.enabledLayerCount = 1;
+    ii.ppEnabledLayerNames = &layer;
+    ii.enabledExtensionCount = 1;
+    ii.ppEnabledExtensionNames = &debug_utils;
     VkInstance instance = VK_NULL_HANDLE;
     ASSERT_EQ(vkCreateInstance(&ii, nullptr, &instance), VK_SUCCESS);
+    auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+    auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+    ASSERT_TRUE(create_messenger && destroy_messenger);
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    ASSERT_EQ(create_messenger(instance, &mi, nullptr, &messenger), VK_SUCCESS);
     uint32_t count = 1;
     VkPhysicalDevice pd = VK_NULL_HANDLE;
     vkEnumeratePhysicalDevices(instance, &count, &pd);
@@ -217,7 +249,9 @@ TEST(Wrap, RunsOnACallersDevice) {
     // Still the caller's: usable after the context is gone, then destroyed by the caller.
     EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);
     vkDestroyDevice(device, nullptr);
+    destroy_messenger(instance, messenger, nullptr);
     vkDestroyInstance(instance, nullptr);
+    for (const auto& m : messages) ADD_FAILURE() << "validation: " << m;
     EXPECT_THROW(Context::wrap(VK_NULL_HANDLE, pd, device, family, queue), Error);
 }
 
