@@ -2,15 +2,16 @@
 #   make run    install what is missing, build (Release), run the main job on the default device
 #   make test   the same set-up, then the whole test suite through CTest
 #   make sanitize  the suite again in a Debug build under AddressSanitizer and UBSan
+#   make format-check  fails if a C++ file differs from .clang-format's style
 BUILD ?= build
 SANITIZE_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 PACKAGES := cmake make g++ pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
             libshaderc-dev glslang-dev spirv-tools libgtest-dev libcli11-dev nlohmann-json3-dev \
-            python3-numpy
+            python3-numpy clang-format
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test sanitize clean
+.PHONY: setup build run test sanitize format-check clean
 
 # Installs only the packages that are missing, after one apt-get update.
 setup:
@@ -44,6 +45,9 @@ sanitize: setup
 	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) -LE vulkan
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 \
 	  ctest --output-on-failure -j$(JOBS) -L vulkan -E 'N4194304|N2097152|N2e23|N2e24'
+
+format-check: setup
+	git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)
