@@ -130,6 +130,15 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
     EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 1u);
     EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 24576}).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes.size(), 2u);
+    // Two passes of 4-column tiles rather than three of 16 (2^19, 2^20); not beyond.
+    for (uint32_t bits : {19u, 20u}) {
+        const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), h200_caps());
+        EXPECT_EQ(p.passes.size(), 2u) << bits;
+        for (const Pass& pass : p.passes) EXPECT_EQ(pass.kernel.columns_per_workgroup, 4u) << bits;
+    }
+    EXPECT_EQ(plan(FftDesc(1u << 21, 1), h200_caps()).passes.size(), 3u);
+    EXPECT_EQ(plan(FftDesc(1u << 20, 1), h200_caps(), Options{.columns_per_workgroup = 16}).passes.size(),
+              3u);
     EXPECT_EQ(plan(FftDesc(1u << 18, 1), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(1u << 27, 1), h200_caps()).passes.size(), 3u);
 }

@@ -21,6 +21,8 @@ constexpr uint32_t kTargetWorkgroup = 512;
 // Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
 // neighbouring columns, so this many points are contiguous in memory per load and store.
 constexpr uint32_t kColumnBlocks[] = {16, 8};
+// Columns per workgroup of a two-pass plan that wide tiles would make three passes.
+constexpr uint32_t kTwoPassColumns = 4;
 // Tiles each workgroup transforms in turn by default (Options::tiles_per_workgroup) in one-pass
 // and multi-pass kernels, and the fewest tiles a pass must have before its workgroups loop. H200,
 // 2^26 values: looping sped multi-pass transforms up by 10-25% (8 a little ahead of 4) and left
@@ -289,13 +291,25 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
             one_pass = static_cast<uint32_t>(n);
         }
     }
-    const uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
+    uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
     if (per_pass < 2 && n > one_pass)
         throw UnsupportedError("the device's shared memory and workgroup limits fit no multi-pass kernel");
+    const uint32_t bits = log2u(n);
+    auto passes_of = [&](uint32_t longest) { return (bits + log2u(longest) - 1) / log2u(longest); };
+    // Two passes of narrow tiles beat three of wide ones (H200: 2^19 at 1224 GB/s against 1163,
+    // 2^20 at 1205 against 1131-1137), though not two passes of wide tiles.
+    if (n > one_pass && options.columns_per_workgroup == 0 && passes_of(per_pass) == 3) {
+        Options narrow = kernel_options;
+        narrow.columns_per_workgroup = kTwoPassColumns;
+        const uint32_t longest = cap(longest_pass(caps, narrow, desc.precision(), false));
+        if (longest >= 2 && passes_of(longest) == 2) {
+            kernel_options = narrow;
+            per_pass = longest;
+        }
+    }
 
     // Pass radices, largest first, as even as the bits allow.
     std::vector<uint32_t> radices;
-    const uint32_t bits = log2u(n);
     if (n <= one_pass) {
         radices.push_back(static_cast<uint32_t>(n));
     } else {
