@@ -65,8 +65,12 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"points_per_invocation", k.points_per_thread},
                           {"columns_per_workgroup", k.columns_per_workgroup},
                           {"workgroup_size", k.workgroup_size},
+                          {"tiles", pass.tiles},
                           {"workgroups", pass.workgroups},
+                          {"prefetch", k.prefetch},
                           {"shared_bytes", k.shared_bytes},
+                          {"exchange_rounds", k.exchange_rounds},
+                          {"subgroup_exchanges", k.subgroup_exchanges},
                           {"staged_load", k.staged_load},
                           {"staged_store", k.staged_store}});
     }
