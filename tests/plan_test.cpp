@@ -91,8 +91,9 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
         bool subgroup;
     };
     // H200: 32-wide subgroups. 1024 takes 32 points per invocation to fit one subgroup.
-    for (const Want& w : {Want{16, 16, false}, Want{64, 8, true}, Want{512, 16, true}, Want{1024, 32, true},
-                          Want{2048, 16, false}, Want{4096, 16, false}}) {
+    for (const Want& w :
+         {Want{16, 16, false}, Want{32, 32, false}, Want{64, 8, true}, Want{256, 16, true},
+          Want{512, 32, true}, Want{1024, 32, true}, Want{2048, 16, false}, Want{4096, 16, false}}) {
         const PassKernel k = plan(FftDesc(w.n, 8), h200_caps()).passes[0].kernel;
         EXPECT_EQ(k.points_per_thread, w.points_per_thread) << w.n;
         EXPECT_EQ(k.subgroup_exchanges, w.subgroup) << w.n;
@@ -128,6 +129,10 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
     EXPECT_EQ(plan(FftDesc(8192, 8), lavapipe_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(4096, 8), h200_caps()).passes.size(), 1u);
     EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes[0].kernel.points_per_thread, 32u);
+    EXPECT_EQ(
+        plan(FftDesc(8192, 8), h200_caps(), Options{.max_radix = 16}).passes[0].kernel.points_per_thread,
+        16u);
     EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 24576}).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes.size(), 2u);
     // Two passes of 4-column tiles rather than three of 16 (2^19, 2^20); not beyond.

@@ -56,17 +56,23 @@ std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
 // geometry fits the device.
 bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
-    // One-pass columns of 32 and 64 points take 8 per invocation by default, so that 4 or 8
-    // invocations share a column and load it directly (H200: N = 64 at 90% of copy against
-    // 76-78% with 16 per invocation; N = 32 unchanged).
-    const bool narrow = !options.max_radix && k.points_contiguous && k.radix >= 32 && k.radix <= 64;
-    // One-pass columns take 32 per invocation where that, and not 16, puts a column's
-    // invocations in one subgroup, whose exchanges then wait on the subgroup only (H200:
-    // N = 1024 at 87% of copy against 78-82%).
+    // One-pass columns of 64 points take 8 per invocation by default, so that 8 invocations
+    // share a column and load it directly (H200: 90% of copy against 76-78% with 16 per
+    // invocation).
+    const bool narrow = !options.max_radix && k.points_contiguous && k.radix == 64;
+    // One-pass columns of 32 points take all 32 in one invocation, loaded and stored through
+    // shared memory (H200: 93-94% of copy in three runs, against 82-89% with 8 per invocation).
+    const bool whole = !options.max_radix && k.points_contiguous && k.radix == 32;
+    // One-pass columns of 16 to 32 times the subgroup size take 32 per invocation, which puts a
+    // column's invocations in one subgroup, whose exchanges then wait on the subgroup only
+    // (H200: N = 1024 at 87% of copy against 78-82%, N = 512 at 92-93% against 88-91%).
     const bool subgroups = options.subgroup_barriers && caps.has_subgroup_operation("basic");
     const bool wide = !options.max_radix && k.points_contiguous && subgroups &&
-                      k.radix / kDefaultRadix > caps.subgroup_size && k.radix / 32 <= caps.subgroup_size;
-    const uint32_t largest = options.max_radix ? options.max_radix : narrow ? 8 : wide ? 32 : kDefaultRadix;
+                      k.radix / kDefaultRadix >= caps.subgroup_size && k.radix / 32 <= caps.subgroup_size;
+    const uint32_t largest = options.max_radix ? options.max_radix
+                             : narrow          ? 8
+                             : whole || wide   ? 32
+                                               : kDefaultRadix;
     const uint32_t ppt = std::min(k.radix, largest);
     const uint32_t threads_per_column = k.radix / ppt;
     const uint32_t max_threads = std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
@@ -281,11 +287,14 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     auto cap = [&](uint32_t r) { return options.max_pass_length ? std::min(r, options.max_pass_length) : r; };
     // Kernels keep within half the shared memory by default (Options::max_shared_memory), except
     // that one pass with all of it beats two passes (H200, 8192 points: 2694 GB/s against 1797).
+    // Such a pass takes 32 points per invocation by default: fewer exchanges, which each wait on
+    // the whole workgroup (H200, 8192 points: 3193 GB/s against 2692-2791 with 16).
     Options kernel_options = options;
     uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
     if (n > one_pass && options.max_shared_memory == 0) {
         Options full = options;
         full.max_shared_memory = caps.max_shared_memory_bytes;
+        if (full.max_radix == 0) full.max_radix = kMaxRadix;
         if (n <= cap(longest_pass(caps, full, desc.precision(), true))) {
             kernel_options = full;
             one_pass = static_cast<uint32_t>(n);
