@@ -14,6 +14,21 @@
 namespace twiddle {
 namespace {
 
+// The shared memory a kernel declares, in bytes, read off its GLSL.
+uint32_t declared_shared_bytes(const std::string& glsl) {
+    uint32_t bytes = 0;
+    std::istringstream in(glsl);
+    for (std::string l; std::getline(in, l);) {
+        if (l.rfind("shared ", 0) != 0) continue;
+        const size_t open = l.find('['), close = l.find(']');
+        const uint32_t count =
+            open == std::string::npos ? 1 : std::stoul(l.substr(open + 1, close - open - 1));
+        const uint32_t size = l.find("double") != std::string::npos ? 8 : 4;  // float, double, uint
+        bytes += count * size;
+    }
+    return bytes;
+}
+
 TEST(Codegen, EveryPlannedKernelCompiles) {
     for (const DeviceCaps& caps : {testing::lavapipe_caps(), testing::h200_caps()})
         for (uint32_t forced : {0u, 64u})
@@ -25,6 +40,7 @@ TEST(Codegen, EveryPlannedKernelCompiles) {
                     SCOPED_TRACE(caps.name + ": " + p.summary());
                     EXPECT_NO_THROW(vk::compile_compute(glsl, "test"));
                     EXPECT_EQ(glsl, codegen::generate_pass_kernel(pass.kernel));
+                    EXPECT_EQ(declared_shared_bytes(glsl), pass.kernel.shared_bytes);
                 }
             }
 }

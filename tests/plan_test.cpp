@@ -76,6 +76,9 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     const LogicalPlan many = plan(FftDesc(256, 1u << 18), h200_caps());
     EXPECT_TRUE(many.passes[0].kernel.prefetch);
     EXPECT_EQ(many.passes[0].workgroups, many.passes[0].tiles / 4);
+    // Nor where two tiles would not fit in registers: 16384 points in one pass.
+    EXPECT_TRUE(plan(FftDesc(8192, 1u << 13), h200_caps()).passes[0].kernel.prefetch);
+    EXPECT_FALSE(plan(FftDesc(16384, 1u << 12), h200_caps()).passes[0].kernel.prefetch);
     // An explicit choice holds at any size; 1 turns looping off.
     const LogicalPlan three = plan(FftDesc(256, 100), h200_caps(), Options{.tiles_per_workgroup = 3});
     EXPECT_TRUE(three.passes[0].kernel.prefetch);
@@ -114,7 +117,7 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
 TEST(Planner, TwiddleTablesStaySmall) {
     for (uint32_t bits : {16u, 20u, 24u, 27u}) {
         const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), h200_caps());
-        EXPECT_LT(p.twiddles.size(), 40000u) << bits;
+        EXPECT_LT(p.twiddles.size(), 1u << 16) << bits;  // 512 KiB, against 64 MiB or more of data
         const PassKernel& last = p.passes.back().kernel;
         EXPECT_EQ(last.step_split<last.span, last.span> 4096) << bits;
     }
@@ -126,15 +129,27 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
     EXPECT_EQ(plan(FftDesc(2048, 8), lavapipe_caps()).passes[0].kernel.shared_bytes, 8448u);
     EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes.size(), 1u);
     EXPECT_EQ(plan(FftDesc(4096, 8), lavapipe_caps()).passes[0].kernel.shared_bytes, 16896u);
-    EXPECT_EQ(plan(FftDesc(8192, 8), lavapipe_caps()).passes.size(), 2u);
+    // Beyond that, one pass of one column that exchanges half of its points at a time.
+    const PassKernel halves = plan(FftDesc(8192, 8), lavapipe_caps()).passes.at(0).kernel;
+    EXPECT_EQ(halves.radix, 8192u);
+    EXPECT_EQ(halves.exchange_rounds, 4u);
+    EXPECT_EQ(halves.columns_per_workgroup, 1u);
+    EXPECT_EQ(halves.shared_bytes, 16896u);
+    EXPECT_EQ(plan(FftDesc(16384, 8), lavapipe_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(4096, 8), h200_caps()).passes.size(), 1u);
     EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes.size(), 1u);
     EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps()).passes[0].kernel.points_per_thread, 32u);
     EXPECT_EQ(
         plan(FftDesc(8192, 8), h200_caps(), Options{.max_radix = 16}).passes[0].kernel.points_per_thread,
         16u);
-    EXPECT_EQ(plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 24576}).passes.size(), 2u);
-    EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes.size(), 2u);
+    // A caller's limit: halves rather than two passes, as long as they fit.
+    const LogicalPlan limited = plan(FftDesc(8192, 8), h200_caps(), Options{.max_shared_memory = 24576});
+    ASSERT_EQ(limited.passes.size(), 1u);
+    EXPECT_EQ(limited.passes[0].kernel.exchange_rounds, 4u);
+    EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps(), Options{.max_shared_memory = 24576}).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes.size(), 1u);
+    EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes[0].kernel.exchange_rounds, 4u);
+    EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes.size(), 2u);
     // Two passes of 4-column tiles rather than three of 16 (2^19, 2^20); not beyond.
     for (uint32_t bits : {19u, 20u}) {
         const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), h200_caps());

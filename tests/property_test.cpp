@@ -149,6 +149,7 @@ TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
     check(FftDesc(8, 5003), Options{.tiles_per_workgroup = 3}, 6);
     check(FftDesc(4096, 37), Options{.max_pass_length = 64, .tiles_per_workgroup = 5}, 7);
     check(FftDesc(32, 500), Options{.tiles_per_workgroup = 100}, 8);  // one workgroup does all
+    check(FftDesc(8192, 7), Options{.tiles_per_workgroup = 3}, 9);    // exchanges in halves
 }
 
 // Exchanges within subgroups, and their fallback: with the device's real subgroup size (8 on

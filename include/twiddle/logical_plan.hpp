@@ -26,7 +26,7 @@ struct Options {
     // butterfly (2, 4, 8, 16 or 32). 0: 16; for one pass, 8 at length 64, 32 at length 32, 32 at
     // lengths of 16 to 32 times the subgroup size (512 and 1024 on 32-wide subgroups), whose
     // invocations then lie in one subgroup, and 32 where a transform needs all of the shared
-    // memory to fit one pass.
+    // memory to fit one pass; for multi-pass, 32 in passes of 512 points or more.
     uint32_t max_radix = 0;
     // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.
@@ -93,8 +93,9 @@ struct PassKernel {
     // of a multi-pass kernel's first pass, whose columns land as contiguous runs.
     bool staged_load = false;
     bool staged_store = false;
-    // How many rounds each shared-memory exchange takes: 1 (real and imaginary together) or 2
-    // (one component at a time, when a whole tile does not fit).
+    // How many rounds each shared-memory exchange takes: 1 (real and imaginary together), 2 (one
+    // component at a time, when a whole tile does not fit) or 4 (one component of half the
+    // points at a time: one-pass kernels of one column, first the points below radix / 2).
     uint32_t exchange_rounds = 1;
     // All the shared memory the kernel declares: the exchange buffers, plus 4 bytes for the lane
     // check of subgroup_exchanges.

@@ -28,6 +28,7 @@ public:
     SharedExchange(GlslWriter& w, const PassKernel& k, std::optional<Scope> pending)
         : w_(w),
           rounds_(k.exchange_rounds),
+          half_points_(k.radix / 2),
           subgroups_(k.subgroup_exchanges),
           pending_(pending),
           type_(types(k.precision).complex) {}
@@ -35,29 +36,47 @@ public:
     struct Move {
         std::string value;    // register written (for writes) or assigned (for reads)
         std::string address;  // unpadded shared index expression
+        // Whether the point is in the column's upper half, for exchange_rounds == 4: "true",
+        // "false", or a GLSL expression evaluated at run time.
+        std::string upper = "false";
     };
 
     void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads) {
         static const char* comp[] = {"x", "y"};
         for (uint32_t round = 0; round < rounds_; ++round) {
+            // Rounds 2 and 4 move one component, and rounds 4 half the points, at a time.
+            const std::string c = comp[rounds_ == 4 ? round / 2 : round];
+            const bool upper = rounds_ == 4 && round % 2 == 1;
+            // The moves of this round and the shared index of each.
+            auto in_round = [&](const Move& m) {
+                return rounds_ < 4 || m.upper != (upper ? "false" : "true");
+            };
+            auto word = [&](const Move& m) {
+                return "pad(" + m.address + (upper ? " - " + std::to_string(half_points_) + "u" : "") + ")";
+            };
             if (pending_)
                 wait(*pending_ == Scope::column && scope == Scope::column ? Scope::column : Scope::workgroup);
             for (const Move& m : writes) {
-                const std::string a = "pad(" + m.address + ")";
+                if (!in_round(m)) continue;
+                const std::string a = word(m);
                 if (rounds_ == 1) {
                     w_.line("sh0[" + a + "] = " + m.value + ".x;");
                     w_.line("sh1[" + a + "] = " + m.value + ".y;");
+                } else if (rounds_ == 4 && m.upper != "true" && m.upper != "false") {
+                    w_.line("if (" + std::string(upper ? "" : "!") + "(" + m.upper + ")) sh0[" + a +
+                            "] = " + m.value + "." + c + ";");
                 } else {
-                    w_.line("sh0[" + a + "] = " + m.value + "." + comp[round] + ";");
+                    w_.line("sh0[" + a + "] = " + m.value + "." + c + ";");
                 }
             }
             wait(scope);
             for (const Move& m : reads) {
-                const std::string a = "pad(" + m.address + ")";
+                if (!in_round(m)) continue;
+                const std::string a = word(m);
                 if (rounds_ == 1)
                     w_.line(m.value + " = " + type_ + "(sh0[" + a + "], sh1[" + a + "]);");
                 else
-                    w_.line(m.value + "." + comp[round] + " = sh0[" + a + "];");
+                    w_.line(m.value + "." + c + " = sh0[" + a + "];");
             }
             pending_ = scope;
         }
@@ -80,6 +99,7 @@ private:
 
     GlslWriter& w_;
     uint32_t rounds_;
+    uint32_t half_points_;
     bool subgroups_;
     std::optional<Scope> pending_;
     std::string type_;
@@ -129,8 +149,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
            " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
     const bool shared = k.shared_bytes > 0;
     if (shared) {
-        // One word per point of the tile, and a pad word after every 32 (the planner's padded_words).
-        const uint32_t words = B * R + B * R / 32;
+        // One word per point of the tile, or of half the tile when exchanging halves, and a pad
+        // word after every 32 (the planner's padded_words).
+        const uint32_t points = k.exchange_rounds == 4 ? B * R / 2 : B * R;
+        const uint32_t words = points + points / 32;
         w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
@@ -311,13 +333,20 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 const std::string o = "o" + std::to_string(s) + "_" + std::to_string(g);
                 w.line("uint " + o + " = " +
                        (ns > 1 ? "(" + q + " - " + j + ") * " + u(r) + " + " + j : q + " * " + u(r)) + ";");
+                // The outputs lie in the upper half of the column when q >= R / (2 r): for one
+                // group per invocation when i >= TPC / 2, else for the upper half of the groups.
+                const std::string upper = groups == 1       ? "i >= " + u(TPC / 2)
+                                          : g >= groups / 2 ? "true"
+                                                            : "false";
                 for (uint32_t m = 0; m < r; ++m)
-                    writes.push_back({res[m], shared_index(o + " + " + u(m * ns))});
+                    writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper});
             }
         }
         if (!last) {
+            // Point i + r2 * TPC lies in the upper half when r2 >= P / 2.
             std::vector<SharedExchange::Move> reads;
-            for (uint32_t r2 = 0; r2 < P; ++r2) reads.push_back({v[r2], shared_index("i + " + u(r2 * TPC))});
+            for (uint32_t r2 = 0; r2 < P; ++r2)
+                reads.push_back({v[r2], shared_index("i + " + u(r2 * TPC)), r2 >= P / 2 ? "true" : "false"});
             exchange(stage_scope, writes, reads);
         }
     }

@@ -21,6 +21,8 @@ constexpr uint32_t kTargetWorkgroup = 512;
 // Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
 // neighbouring columns, so this many points are contiguous in memory per load and store.
 constexpr uint32_t kColumnBlocks[] = {16, 8};
+// Multi-pass columns at least this long take 32 points per invocation.
+constexpr uint32_t kLongColumn = 512;
 // Columns per workgroup of a two-pass plan that wide tiles would make three passes.
 constexpr uint32_t kTwoPassColumns = 4;
 // Tiles each workgroup transforms in turn by default (Options::tiles_per_workgroup) in one-pass
@@ -30,6 +32,11 @@ constexpr uint32_t kTwoPassColumns = 4;
 constexpr uint32_t kTilesPerWorkgroupOnePass = 4;
 constexpr uint32_t kTilesPerWorkgroupMultiPass = 8;
 constexpr uint64_t kMinLoopingTiles = 4096;
+// Looping holds two tiles in registers: the one being transformed and the next. Beyond this many
+// points per tile that spills (H200, 16384 points in one pass: 128 registers per invocation
+// with spilling, 1912-1980 GB/s, against 2732 without looping), so such passes do not loop by
+// default.
+constexpr uint64_t kMaxLoopingTilePoints = 8192;
 // Spans up to which a pass's twiddle steps are one table rather than two (PassKernel::step_split).
 constexpr uint32_t kOneStepTableSpan = 4096;
 // A column needs this many invocations for direct loads to fill whole 32-byte memory sectors;
@@ -55,7 +62,8 @@ std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
 
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
 // geometry fits the device.
-bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
+// `half_rounds`: a one-column kernel may exchange half of its points at a time.
+bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, bool half_rounds = false) {
     // One-pass columns of 64 points take 8 per invocation by default, so that 8 invocations
     // share a column and load it directly (H200: 90% of copy against 76-78% with 16 per
     // invocation).
@@ -69,10 +77,15 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
     const bool subgroups = options.subgroup_barriers && caps.has_subgroup_operation("basic");
     const bool wide = !options.max_radix && k.points_contiguous && subgroups &&
                       k.radix / kDefaultRadix >= caps.subgroup_size && k.radix / 32 <= caps.subgroup_size;
-    const uint32_t largest = options.max_radix ? options.max_radix
-                             : narrow          ? 8
-                             : whole || wide   ? 32
-                                               : kDefaultRadix;
+    // Multi-pass columns of 512 points or more take 32 per invocation: one exchange fewer, and
+    // twice the invocations per column for the narrow tiles of long passes (H200: 2^18 at 1594
+    // GB/s against 1472, 2^19 1258 against 1212, 2^20 1364 against 1187; shorter columns lost,
+    // 65536 at 1744 against 1855).
+    const bool long_columns = !options.max_radix && !k.points_contiguous && k.radix >= kLongColumn;
+    const uint32_t largest = options.max_radix               ? options.max_radix
+                             : narrow                        ? 8
+                             : whole || wide || long_columns ? 32
+                                                             : kDefaultRadix;
     const uint32_t ppt = std::min(k.radix, largest);
     const uint32_t threads_per_column = k.radix / ppt;
     const uint32_t max_threads = std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
@@ -107,14 +120,20 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
         if (threads > max_threads) continue;
         const uint64_t words = exchanges ? padded_words(uint64_t(block) * k.radix) : 0;
-        // Both components in one round if they fit, else one component at a time.
+        // Both components in one round if they fit, else one component at a time, else one
+        // component of half the points (PassKernel::exchange_rounds).
         uint32_t rounds = 1;
         uint64_t shared = 2 * words * word + flag_bytes;
         if (shared > shared_limit) {
             rounds = 2;
             shared = words * word + flag_bytes;
-            if (shared > shared_limit) continue;
         }
+        if (shared > shared_limit && half_rounds && block == 1 && k.points_contiguous && stages.size() > 1 &&
+            !staged_load && !staged_store) {
+            rounds = 4;
+            shared = padded_words(k.radix / 2) * word + flag_bytes;
+        }
+        if (shared > shared_limit) continue;
 
         k.points_per_thread = ppt;
         k.columns_per_workgroup = block;
@@ -137,14 +156,14 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options) {
 
 // The longest power-of-two pass that fits the device in the given access pattern.
 uint32_t longest_pass(const DeviceCaps& caps, const Options& options, Precision precision,
-                      bool points_contiguous) {
+                      bool points_contiguous, bool half_rounds = false) {
     for (uint32_t bits = 30; bits > 0; --bits) {
         PassKernel k;
         k.precision = precision;
         k.radix = 1u << bits;
         k.length = k.radix;
         k.points_contiguous = points_contiguous;
-        if (fit_kernel(k, caps, options)) return k.radix;
+        if (fit_kernel(k, caps, options, half_rounds)) return k.radix;
     }
     return 1;
 }
@@ -288,17 +307,28 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     // Kernels keep within half the shared memory by default (Options::max_shared_memory), except
     // that one pass with all of it beats two passes (H200, 8192 points: 2694 GB/s against 1797).
     // Such a pass takes 32 points per invocation by default: fewer exchanges, which each wait on
-    // the whole workgroup (H200, 8192 points: 3193 GB/s against 2692-2791 with 16).
+    // the whole workgroup (H200, 8192 points: 3193 GB/s against 2692-2791 with 16). Failing that,
+    // one pass that exchanges half the points at a time (16384 on the H200).
     Options kernel_options = options;
+    bool half_rounds = false;
     uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
     if (n > one_pass && options.max_shared_memory == 0) {
         Options full = options;
         full.max_shared_memory = caps.max_shared_memory_bytes;
         if (full.max_radix == 0) full.max_radix = kMaxRadix;
-        if (n <= cap(longest_pass(caps, full, desc.precision(), true))) {
-            kernel_options = full;
-            one_pass = static_cast<uint32_t>(n);
-        }
+        for (bool halves : {false, true})
+            if (n <= cap(longest_pass(caps, full, desc.precision(), true, halves))) {
+                kernel_options = full;
+                half_rounds = halves;
+                one_pass = static_cast<uint32_t>(n);
+                break;
+            }
+    }
+    // A caller's shared-memory limit: one pass in halves rather than more passes.
+    if (n > one_pass && options.max_shared_memory != 0 &&
+        n <= cap(longest_pass(caps, options, desc.precision(), true, true))) {
+        half_rounds = true;
+        one_pass = static_cast<uint32_t>(n);
     }
     uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
     if (per_pass < 2 && n > one_pass)
@@ -339,7 +369,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         k.radix = radix;
         k.span = span;
         k.points_contiguous = radices.size() == 1;
-        if (!fit_kernel(k, caps, kernel_options))
+        if (!fit_kernel(k, caps, kernel_options, half_rounds))
             throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
                                    " fits the device's limits");
         for (Stage& s : k.stages)
@@ -349,12 +379,14 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         Pass p;
         p.columns = desc.batch() * k.columns_per_transform();
         p.tiles = (p.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup;
-        // By default looping pays only where many tiles keep every workgroup busy for several turns.
+        // By default looping pays only where many tiles keep every workgroup busy for several
+        // turns, and two tiles fit in registers.
         const uint32_t looping =
             radices.size() == 1 ? kTilesPerWorkgroupOnePass : kTilesPerWorkgroupMultiPass;
+        const bool loops = p.tiles >= kMinLoopingTiles &&
+                           uint64_t(k.columns_per_workgroup) * k.radix <= kMaxLoopingTilePoints;
         const uint64_t per_group = std::min<uint64_t>(
-            p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup
-                                                 : (p.tiles >= kMinLoopingTiles ? looping : 1));
+            p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup : (loops ? looping : 1));
         k.prefetch = per_group > 1;
         p.workgroups = (p.tiles + per_group - 1) / per_group;
         p.kernel = k;
