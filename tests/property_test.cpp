@@ -176,6 +176,25 @@ TEST_F(Shapes, SubgroupExchanges) {
     for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 
+// One-pass kernels that exchange half of the points at a time, under a caller's shared-memory
+// limit, for several butterfly sizes (stages with one and with several butterflies per
+// invocation), looping over tiles and not.
+TEST_F(Shapes, ExchangesInHalves) {
+    int halves = 0;
+    for (uint64_t n : {1024u, 4096u, 8192u})
+        for (uint32_t radix : {8u, 16u, 32u})
+            for (uint32_t tiles : {1u, 3u}) {
+                const Options o{.max_radix = radix,
+                                .max_shared_memory = static_cast<uint32_t>(n * 3),
+                                .tiles_per_workgroup = tiles};
+                const PassKernel k = plan(FftDesc(n, 1), testing::device().caps(), o).passes.at(0).kernel;
+                ASSERT_EQ(k.exchange_rounds, 4u) << n << " " << radix;
+                ++halves;
+                check(FftDesc(n, 7), o, 50 + radix + tiles + uint32_t(n));
+            }
+    EXPECT_EQ(halves, 18);
+}
+
 // The H200's plan shapes (24 KiB of shared memory per workgroup), reproduced on this device.
 TEST_F(Shapes, H200Geometry) {
     for (uint32_t bits : {12u, 13u, 16u, 18u, 20u})

@@ -41,8 +41,17 @@ public:
         std::string upper = "false";
     };
 
-    void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads) {
+    void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads_in) {
         static const char* comp[] = {"x", "y"};
+        // In halves, a read of the lower half can land in a register whose old value an upper-half
+        // write still needs, so reads go to fresh registers, copied over after the last round.
+        std::vector<Move> reads = reads_in;
+        if (rounds_ == 4)
+            for (Move& m : reads) {
+                const std::string fresh = "xr" + std::to_string(fresh_++);
+                w_.line(type_ + " " + fresh + ";");
+                m.value = fresh;
+            }
         for (uint32_t round = 0; round < rounds_; ++round) {
             // Rounds 2 and 4 move one component, and rounds 4 half the points, at a time.
             const std::string c = comp[rounds_ == 4 ? round / 2 : round];
@@ -80,6 +89,9 @@ public:
             }
             pending_ = scope;
         }
+        if (rounds_ == 4)
+            for (size_t r = 0; r < reads.size(); ++r)
+                w_.line(reads_in[r].value + " = " + reads[r].value + ";");
     }
 
 private:
@@ -100,6 +112,7 @@ private:
     GlslWriter& w_;
     uint32_t rounds_;
     uint32_t half_points_;
+    uint32_t fresh_ = 0;  // registers named so far
     bool subgroups_;
     std::optional<Scope> pending_;
     std::string type_;
