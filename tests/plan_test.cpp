@@ -77,7 +77,9 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     EXPECT_TRUE(many.passes[0].kernel.prefetch);
     EXPECT_EQ(many.passes[0].workgroups, many.passes[0].tiles / 4);
     // Nor where two tiles would not fit in registers: 16384 points in one pass.
-    EXPECT_TRUE(plan(FftDesc(8192, 1u << 13), h200_caps()).passes[0].kernel.prefetch);
+    const Pass full = plan(FftDesc(8192, 1u << 13), h200_caps()).passes[0];
+    EXPECT_TRUE(full.kernel.prefetch);
+    EXPECT_EQ(full.workgroups, full.tiles / 8);  // all the shared memory: 8 tiles each
     EXPECT_FALSE(plan(FftDesc(16384, 1u << 12), h200_caps()).passes[0].kernel.prefetch);
     // An explicit choice holds at any size; 1 turns looping off.
     const LogicalPlan three = plan(FftDesc(256, 100), h200_caps(), Options{.tiles_per_workgroup = 3});
