@@ -152,12 +152,17 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
     EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes.size(), 1u);
     EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes[0].kernel.exchange_rounds, 4u);
     EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes.size(), 2u);
-    // Two passes of 4-column tiles rather than three of 16 (2^19, 2^20); not beyond.
-    for (uint32_t bits : {19u, 20u}) {
-        const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), h200_caps());
-        EXPECT_EQ(p.passes.size(), 2u) << bits;
-        for (const Pass& pass : p.passes) EXPECT_EQ(pass.kernel.columns_per_workgroup, 4u) << bits;
-    }
+    // Two passes, with 4-column tiles where wider ones do not fit, rather than three of 16
+    // (2^19, 2^20); not beyond.
+    const LogicalPlan p19 = plan(FftDesc(1u << 19, 1), h200_caps());
+    ASSERT_EQ(p19.passes.size(), 2u);
+    EXPECT_EQ(p19.passes[0].kernel.radix, 1024u);
+    EXPECT_EQ(p19.passes[0].kernel.columns_per_workgroup, 4u);
+    EXPECT_EQ(p19.passes[1].kernel.radix, 512u);
+    EXPECT_EQ(p19.passes[1].kernel.columns_per_workgroup, 8u);
+    const LogicalPlan p20 = plan(FftDesc(1u << 20, 1), h200_caps());
+    ASSERT_EQ(p20.passes.size(), 2u);
+    for (const Pass& pass : p20.passes) EXPECT_EQ(pass.kernel.columns_per_workgroup, 4u);
     EXPECT_EQ(plan(FftDesc(1u << 21, 1), h200_caps()).passes.size(), 3u);
     EXPECT_EQ(plan(FftDesc(1u << 20, 1), h200_caps(), Options{.columns_per_workgroup = 16}).passes.size(),
               3u);

@@ -63,10 +63,15 @@ std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
     return out;
 }
 
+// Geometry the planner allows beyond the defaults, for plans that need it.
+struct Allow {
+    bool half_rounds = false;   // one-column kernels exchanging half of their points at a time
+    bool narrow_tiles = false;  // multi-pass tiles of kTwoPassColumns where wider ones do not fit
+};
+
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
 // geometry fits the device.
-// `half_rounds`: a one-column kernel may exchange half of its points at a time.
-bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, bool half_rounds = false) {
+bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, Allow allow = {}) {
     // One-pass columns of 64 points take 8 per invocation by default, so that 8 invocations
     // share a column and load it directly (H200: 90% of copy against 76-78% with 16 per
     // invocation).
@@ -108,6 +113,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, b
         blocks.push_back(options.columns_per_workgroup);
     else
         blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
+    if (!k.points_contiguous && !options.columns_per_workgroup && allow.narrow_tiles)
+        blocks.push_back(kTwoPassColumns);
 
     const bool short_columns = k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
     const bool staged_load = short_columns;
@@ -131,8 +138,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, b
             rounds = 2;
             shared = words * word + flag_bytes;
         }
-        if (shared > shared_limit && half_rounds && block == 1 && k.points_contiguous && stages.size() > 1 &&
-            !staged_load && !staged_store) {
+        if (shared > shared_limit && allow.half_rounds && block == 1 && k.points_contiguous &&
+            stages.size() > 1 && !staged_load && !staged_store) {
             rounds = 4;
             shared = padded_words(k.radix / 2) * word + flag_bytes;
         }
@@ -159,14 +166,14 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, b
 
 // The longest power-of-two pass that fits the device in the given access pattern.
 uint32_t longest_pass(const DeviceCaps& caps, const Options& options, Precision precision,
-                      bool points_contiguous, bool half_rounds = false) {
+                      bool points_contiguous, Allow allow = {}) {
     for (uint32_t bits = 30; bits > 0; --bits) {
         PassKernel k;
         k.precision = precision;
         k.radix = 1u << bits;
         k.length = k.radix;
         k.points_contiguous = points_contiguous;
-        if (fit_kernel(k, caps, options, half_rounds)) return k.radix;
+        if (fit_kernel(k, caps, options, allow)) return k.radix;
     }
     return 1;
 }
@@ -313,24 +320,24 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     // the whole workgroup (H200, 8192 points: 3193 GB/s against 2692-2791 with 16). Failing that,
     // one pass that exchanges half the points at a time (16384 on the H200).
     Options kernel_options = options;
-    bool half_rounds = false;
+    Allow allow;
     uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
     if (n > one_pass && options.max_shared_memory == 0) {
         Options full = options;
         full.max_shared_memory = caps.max_shared_memory_bytes;
         if (full.max_radix == 0) full.max_radix = kMaxRadix;
         for (bool halves : {false, true})
-            if (n <= cap(longest_pass(caps, full, desc.precision(), true, halves))) {
+            if (n <= cap(longest_pass(caps, full, desc.precision(), true, Allow{.half_rounds = halves}))) {
                 kernel_options = full;
-                half_rounds = halves;
+                allow.half_rounds = halves;
                 one_pass = static_cast<uint32_t>(n);
                 break;
             }
     }
     // A caller's shared-memory limit: one pass in halves rather than more passes.
     if (n > one_pass && options.max_shared_memory != 0 &&
-        n <= cap(longest_pass(caps, options, desc.precision(), true, true))) {
-        half_rounds = true;
+        n <= cap(longest_pass(caps, options, desc.precision(), true, Allow{.half_rounds = true}))) {
+        allow.half_rounds = true;
         one_pass = static_cast<uint32_t>(n);
     }
     uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
@@ -338,14 +345,14 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         throw UnsupportedError("the device's shared memory and workgroup limits fit no multi-pass kernel");
     const uint32_t bits = log2u(n);
     auto passes_of = [&](uint32_t longest) { return (bits + log2u(longest) - 1) / log2u(longest); };
-    // Two passes of narrow tiles beat three of wide ones (H200: 2^19 at 1224 GB/s against 1163,
-    // 2^20 at 1205 against 1131-1137), though not two passes of wide tiles.
+    // Two passes with narrow tiles where wide ones do not fit beat three of wide ones (H200: 2^19
+    // at 1224 GB/s against 1163, 2^20 at 1205 against 1131-1137), though not two passes of wide
+    // tiles. Each pass takes the widest tiles that fit.
     if (n > one_pass && options.columns_per_workgroup == 0 && passes_of(per_pass) == 3) {
-        Options narrow = kernel_options;
-        narrow.columns_per_workgroup = kTwoPassColumns;
-        const uint32_t longest = cap(longest_pass(caps, narrow, desc.precision(), false));
+        const uint32_t longest =
+            cap(longest_pass(caps, kernel_options, desc.precision(), false, Allow{.narrow_tiles = true}));
         if (longest >= 2 && passes_of(longest) == 2) {
-            kernel_options = narrow;
+            allow.narrow_tiles = true;
             per_pass = longest;
         }
     }
@@ -372,7 +379,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         k.radix = radix;
         k.span = span;
         k.points_contiguous = radices.size() == 1;
-        if (!fit_kernel(k, caps, kernel_options, half_rounds))
+        if (!fit_kernel(k, caps, kernel_options, allow))
             throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
                                    " fits the device's limits");
         for (Stage& s : k.stages)
