@@ -321,6 +321,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     // one pass that exchanges half the points at a time (16384 on the H200).
     Options kernel_options = options;
     Allow allow;
+    bool all_shared = false;  // the one pass takes all of the shared memory by default
     uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
     if (n > one_pass && options.max_shared_memory == 0) {
         Options full = options;
@@ -329,6 +330,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         for (bool halves : {false, true})
             if (n <= cap(longest_pass(caps, full, desc.precision(), true, Allow{.half_rounds = halves}))) {
                 kernel_options = full;
+                all_shared = true;
                 allow.half_rounds = halves;
                 one_pass = static_cast<uint32_t>(n);
                 break;
@@ -392,9 +394,8 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         // By default looping pays only where many tiles keep every workgroup busy for several
         // turns, and two tiles fit in registers.
         const uint32_t looping = radices.size() > 1 ? kTilesPerWorkgroupMultiPass
-                                 : kernel_options.max_shared_memory != options.max_shared_memory
-                                     ? kTilesPerWorkgroupFullShared
-                                     : kTilesPerWorkgroupOnePass;
+                                 : all_shared       ? kTilesPerWorkgroupFullShared
+                                                    : kTilesPerWorkgroupOnePass;
         const bool loops = p.tiles >= kMinLoopingTiles &&
                            uint64_t(k.columns_per_workgroup) * k.radix <= kMaxLoopingTilePoints;
         const uint64_t per_group = std::min<uint64_t>(
