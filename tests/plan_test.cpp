@@ -76,10 +76,11 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     const LogicalPlan many = plan(FftDesc(256, 1u << 18), h200_caps());
     EXPECT_TRUE(many.passes[0].kernel.prefetch);
     EXPECT_EQ(many.passes[0].workgroups, many.passes[0].tiles / 4);
-    // Nor where two tiles would not fit in registers: 16384 points in one pass.
+    // One pass with all of the shared memory: 8 tiles each. But no looping where two tiles would
+    // not fit in registers: 16384 points in one pass.
     const Pass full = plan(FftDesc(8192, 1u << 13), h200_caps()).passes[0];
     EXPECT_TRUE(full.kernel.prefetch);
-    EXPECT_EQ(full.workgroups, full.tiles / 8);  // all the shared memory: 8 tiles each
+    EXPECT_EQ(full.workgroups, full.tiles / 8);
     EXPECT_FALSE(plan(FftDesc(16384, 1u << 12), h200_caps()).passes[0].kernel.prefetch);
     // An explicit choice holds at any size; 1 turns looping off.
     const LogicalPlan three = plan(FftDesc(256, 100), h200_caps(), Options{.tiles_per_workgroup = 3});
@@ -95,7 +96,9 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
         uint32_t points_per_thread;
         bool subgroup;
     };
-    // H200: 32-wide subgroups. 1024 takes 32 points per invocation to fit one subgroup.
+    // H200: 32-wide subgroups. 512 and 1024 take 32 points per invocation, so that a transform
+    // lies in one subgroup; 32 takes one invocation per transform, with no exchange between
+    // stages.
     for (const Want& w :
          {Want{16, 16, false}, Want{32, 32, false}, Want{64, 8, true}, Want{256, 16, true},
           Want{512, 32, true}, Want{1024, 32, true}, Want{2048, 16, false}, Want{4096, 16, false}}) {

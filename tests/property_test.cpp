@@ -180,7 +180,6 @@ TEST_F(Shapes, SubgroupExchanges) {
 // limit, for several butterfly sizes (stages with one and with several butterflies per
 // invocation), looping over tiles and not.
 TEST_F(Shapes, ExchangesInHalves) {
-    int halves = 0;
     for (uint64_t n : {1024u, 4096u, 8192u})
         for (uint32_t radix : {8u, 16u, 32u})
             for (uint32_t tiles : {1u, 3u}) {
@@ -189,10 +188,8 @@ TEST_F(Shapes, ExchangesInHalves) {
                                 .tiles_per_workgroup = tiles};
                 const PassKernel k = plan(FftDesc(n, 1), testing::device().caps(), o).passes.at(0).kernel;
                 ASSERT_EQ(k.exchange_rounds, 4u) << n << " " << radix;
-                ++halves;
                 check(FftDesc(n, 7), o, 50 + radix + tiles + uint32_t(n));
             }
-    EXPECT_EQ(halves, 18);
 }
 
 // The H200's plan shapes (24 KiB of shared memory per workgroup), reproduced on this device.
