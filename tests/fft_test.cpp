@@ -1,8 +1,9 @@
 // Batched 1D complex transforms on the device against the long-double reference: every power of
-// two up to 2^22, both directions, in place and out of place, every element written, nothing
-// written past the output.
+// two up to 2^22 in f32 and a range up to 2^20 in f64, both directions, in place and out of
+// place, every element written, nothing written past the output.
 #include <algorithm>
 #include <cstring>
+#include <random>
 
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
@@ -106,6 +107,66 @@ std::vector<Case> all_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fft, PowerOfTwo, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                             return "N" + std::to_string(uint64_t(1) << info.param.bits) + "_" +
+                                    std::string(to_string(info.param.placement));
+                         });
+
+// f64: the same checks, against the long-double reference at 1e-14, on devices with
+// shaderFloat64 (lavapipe has it).
+class DoublePrecision : public DeviceTest, public ::testing::WithParamInterface<Case> {};
+
+constexpr double kBound64 = 1e-14;
+
+TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
+    const auto [bits, placement] = GetParam();
+    Context& ctx = testing::device();
+    if (!ctx.caps().shader_float64) GTEST_SKIP() << "the device lacks shaderFloat64";
+    std::mt19937 gen(4321 + bits * 2 + (placement == Placement::in_place));
+    const uint64_t n = uint64_t(1) << bits, batch = batch_for(bits, gen);
+    const Plan plan(ctx, FftDesc(n, batch).with_precision(Precision::f64));
+    SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
+                 std::string(to_string(placement)));
+    const uint64_t bytes = plan.desc().bytes();
+    ASSERT_EQ(bytes, n * batch * 16);
+
+    Buffer in(ctx, bytes), out(ctx, bytes + kGuardBytes);
+    for (Direction dir : {Direction::forward, Direction::inverse}) {
+        std::uniform_real_distribution<double> d(-1.0, 1.0);
+        std::vector<std::complex<double>> x(n * batch), want(n * batch), got(n * batch);
+        for (auto& v : x) v = {d(gen), d(gen)};
+        cpu::reference_dft(x, want, n, batch, dir);
+        if (dir == Direction::inverse)
+            for (auto& v : want) v /= static_cast<double>(n);
+
+        out.fill(kPoison);
+        if (placement == Placement::in_place) {
+            out.upload(x.data(), bytes);
+            plan.execute(out.view(0, bytes), out.view(0, bytes), dir);
+        } else {
+            in.upload(x.data(), bytes);
+            plan.execute(in.view(), out.view(0, bytes), dir);
+        }
+        std::vector<uint8_t> raw(bytes + kGuardBytes);
+        out.download(raw.data(), raw.size());
+        std::memcpy(got.data(), raw.data(), bytes);
+        if (placement == Placement::out_of_place) {
+            EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
+        }
+        EXPECT_EQ(testing::poisoned_words(raw.data() + bytes, kGuardBytes), kGuardBytes / 4)
+            << "written past the output";
+        EXPECT_LE(cpu::relative_l2(got, want), kBound64) << to_string(dir);
+    }
+}
+
+std::vector<Case> double_cases() {
+    std::vector<Case> out;
+    for (uint32_t bits = 0; bits <= 20; bits += bits < 14 ? 1 : 2)
+        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({bits, p});
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, DoublePrecision, ::testing::ValuesIn(double_cases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                              return "N" + std::to_string(uint64_t(1) << info.param.bits) + "_" +
                                     std::string(to_string(info.param.placement));

@@ -420,17 +420,20 @@ NpyArray read_npy(const fs::path& path) {
     return out;
 }
 
-std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
-                                  std::span<const std::complex<float>> data) {
+namespace {
+
+// The .npy bytes of `count` elements of `type` ("c8", "c16") at `data`, in the machine's byte order.
+std::vector<std::byte> encode(std::span<const uint64_t> shape, const char* type, const void* data,
+                              size_t count, size_t bytes) {
     uint64_t elements = 1;
     for (uint64_t d : shape) elements *= d;
-    if (elements != data.size())
+    if (elements != count)
         throw Error("encode_npy: shape " + shape_repr(shape) + " holds " + std::to_string(elements) +
-                    " elements but " + std::to_string(data.size()) + " were given");
+                    " elements but " + std::to_string(count) + " were given");
 
-    const char* descr = std::endian::native == std::endian::little ? "<c8" : ">c8";
-    std::string header = std::string("{'descr': '") + descr +
-                         "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
+    const std::string descr = (std::endian::native == std::endian::little ? "<" : ">") + std::string(type);
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
     // Pad with spaces and a final newline so that the data starts aligned, as numpy does.
     const auto padded = [&](size_t prefix) {
         const size_t total = (prefix + header.size() + 1 + kAlignment - 1) / kAlignment * kAlignment;
@@ -442,19 +445,36 @@ std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
     header.resize(header_bytes - 1, ' ');
     header += '\n';
 
-    std::vector<std::byte> out(prefix + header_bytes + data.size_bytes());
+    std::vector<std::byte> out(prefix + header_bytes + bytes);
     std::memcpy(out.data(), kMagic.data(), kMagic.size());
     out[6] = std::byte{static_cast<uint8_t>(v1 ? 1 : 2)};
     out[7] = std::byte{0};
     for (size_t i = 0; i < prefix - 8; ++i)
         out[8 + i] = std::byte{static_cast<uint8_t>(header_bytes >> (8 * i))};
     std::memcpy(out.data() + prefix, header.data(), header_bytes);
-    if (!data.empty()) std::memcpy(out.data() + prefix + header_bytes, data.data(), data.size_bytes());
+    if (bytes != 0) std::memcpy(out.data() + prefix + header_bytes, data, bytes);
     return out;
+}
+
+}  // namespace
+
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
+                                  std::span<const std::complex<float>> data) {
+    return encode(shape, "c8", data.data(), data.size(), data.size_bytes());
+}
+
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
+                                  std::span<const std::complex<double>> data) {
+    return encode(shape, "c16", data.data(), data.size(), data.size_bytes());
 }
 
 void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape,
                       std::span<const std::complex<float>> data) {
+    write_file_atomic(path, encode_npy(shape, data));
+}
+
+void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape,
+                      std::span<const std::complex<double>> data) {
     write_file_atomic(path, encode_npy(shape, data));
 }
 

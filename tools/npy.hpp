@@ -1,4 +1,4 @@
-// NumPy .npy files: reading any simple numeric array, writing complex64 arrays.
+// NumPy .npy files: reading any simple numeric array, writing complex64 and complex128 arrays.
 //
 // Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 #pragma once
@@ -25,6 +25,7 @@ struct Dtype {
 };
 
 inline constexpr Dtype kComplex64{'c', 8};
+inline constexpr Dtype kComplex128{'c', 16};
 
 struct NpyArray {
     Dtype dtype;
@@ -46,11 +47,15 @@ NpyArray read_npy(const std::filesystem::path& path);
 // or 2.0 when the header does not fit 1.0's 65535 bytes. Throws twiddle::Error when the shape's
 // product is not data.size().
 std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const std::complex<float>> data);
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
+                                  std::span<const std::complex<double>> data);
 
 // Writes encode_npy(shape, data) to `path` through a temporary file in the same directory that
 // is renamed into place, so that readers see the old file or the whole new one. On failure the
 // temporary file is removed, `path` is left as it was, and twiddle::Error names the file.
 void write_npy_atomic(const std::filesystem::path& path, std::span<const uint64_t> shape,
                       std::span<const std::complex<float>> data);
+void write_npy_atomic(const std::filesystem::path& path, std::span<const uint64_t> shape,
+                      std::span<const std::complex<double>> data);
 
 }  // namespace twiddle::npy

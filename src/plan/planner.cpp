@@ -286,8 +286,6 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
                                " is not a power of two; this version transforms powers of two only");
     if (desc.precision() == Precision::f64 && !caps.shader_float64)
         throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
-    if (desc.precision() == Precision::f64)
-        throw UnsupportedError("FftDesc.precision f64 is not supported yet; use f32");
     if (desc.bytes() > caps.max_storage_buffer_range)
         throw UnsupportedError("a buffer of " + std::to_string(desc.elements()) + " elements (" +
                                std::to_string(desc.bytes()) + " bytes) exceeds the device's " +

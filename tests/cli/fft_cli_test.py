@@ -13,8 +13,8 @@ import numpy as np
 
 TWIDDLE = None  # the binary under test, from the command line
 
-# Relative L2 error allowed against numpy's complex128 result.
-TOLERANCE = 5e-7
+# Relative L2 error allowed against numpy's complex128 result: complex64 in f32, complex128 in f64.
+TOLERANCE = {np.complex64: 5e-7, np.complex128: 1e-14}
 
 NORMS = ("backward", "ortho", "forward")
 DIRECTIONS = (False, True)  # inverse?
@@ -66,11 +66,12 @@ class CliTest(unittest.TestCase):
         x_path, y_path = self.path(x_name), self.path("y.npy")
         save(x_path, x)
         y = self.fft(x_path, y_path, inverse, None if norm == "backward" else norm)
-        self.assertEqual(y.dtype, np.complex64)
+        self.assertEqual(y.dtype, np.dtype(x.dtype).newbyteorder("="))
         self.assertEqual(y.shape, x.shape)
         self.assertTrue(y.flags.c_contiguous)
         error = relative_error(y, reference(x, inverse, norm))
-        self.assertLessEqual(error, TOLERANCE, f"shape {x.shape} inverse={inverse} norm={norm}")
+        self.assertLessEqual(error, TOLERANCE[np.dtype(x.dtype).type],
+                             f"{x.dtype} shape {x.shape} inverse={inverse} norm={norm}")
         return y
 
 
@@ -94,6 +95,16 @@ class Transforms(CliTest):
             inverse, norm = combinations[i % len(combinations)]
             with self.subTest(shape=shape, inverse=inverse, norm=norm):
                 self.check_transform(random_complex64(shape, seed=200 + i), inverse, norm)
+
+    def test_complex128_in_f64(self):
+        for i, shape in enumerate([(1,), (2, 8), (3, 1024), (2, 3, 64), (1, 65536)]):
+            x = random_complex64(shape, seed=300 + i).astype(np.complex128)
+            x += 1e-9 * random_complex64(shape, seed=400 + i)  # values that complex64 cannot hold
+            for inverse in DIRECTIONS:
+                for norm in NORMS:
+                    self.check_transform(x, inverse, norm)
+        big = random_complex64((3, 256), seed=13).astype(">c16")
+        self.check_transform(big)
 
     def test_big_endian_input(self):
         x = random_complex64((3, 512), seed=1).astype(">c8")
@@ -137,7 +148,7 @@ class Transforms(CliTest):
         x_path = self.path("x.npy")
         np.save(x_path, x)
         y = self.fft(x_path, x_path, inverse=True)
-        self.assertLessEqual(relative_error(y, reference(x, True, "backward")), TOLERANCE)
+        self.assertLessEqual(relative_error(y, reference(x, True, "backward")), TOLERANCE[np.complex64])
         self.assertEqual(sorted(os.listdir(self.dir)), ["x.npy"])
 
     def test_empty_batch(self):
@@ -206,9 +217,10 @@ class Refusals(CliTest):
 
     def test_unsupported_dtypes(self):
         x = random_complex64((2, 16), seed=10)
-        self.refuse_array(x.astype(np.complex128), "has dtype complex128; this version of twiddle fft "
-                                                   "transforms complex64 only")
-        self.refuse_array(x.real.copy(), "has dtype float32")
+        self.refuse_array(x.real.copy(), "has dtype float32; this version of twiddle fft transforms "
+                                         "complex64 and complex128 only")
+        self.refuse_array(x.real.astype(np.float64), "has dtype float64")
+        self.refuse_array(x.astype(np.clongdouble), "has dtype complex256")
         self.refuse_array(np.arange(16, dtype=np.int32), "has dtype int32")
         self.refuse_array(np.array(["a", "b"]), "dtype '<U1' is not supported")
 

@@ -106,7 +106,7 @@ protected:
 
 TEST(Dtype, Names) {
     EXPECT_EQ(kComplex64.name(), "complex64");
-    EXPECT_EQ((Dtype{'c', 16}.name()), "complex128");
+    EXPECT_EQ(kComplex128.name(), "complex128");
     EXPECT_EQ((Dtype{'f', 8}.name()), "float64");
     EXPECT_EQ((Dtype{'i', 2}.name()), "int16");
     EXPECT_EQ((Dtype{'u', 1}.name()), "uint8");
@@ -128,6 +128,19 @@ TEST_F(NpyTest, RoundTripsShapes) {
         EXPECT_EQ(elements<Complex>(a), data);
     }
     EXPECT_EQ(listing(), std::vector<std::string>{"a.npy"});
+}
+
+TEST_F(NpyTest, RoundTripsComplex128) {
+    const std::vector<uint64_t> shape{2, 3};
+    std::vector<std::complex<double>> data;
+    for (int i = 0; i < 6; ++i) data.push_back({i + 1e-12 * i, -i - 1e-13});  // beyond complex64
+    const fs::path p = dir_ / "d.npy";
+    write_npy_atomic(p, shape, data);
+    const NpyArray a = read_npy(p);
+    EXPECT_EQ(a.dtype, kComplex128);
+    EXPECT_EQ(a.shape, shape);
+    EXPECT_EQ(elements<std::complex<double>>(a), data);
+    EXPECT_THROW(encode_npy(std::vector<uint64_t>{4}, std::span<const std::complex<double>>(data)), Error);
 }
 
 TEST_F(NpyTest, WritesNumpysVersion1Header) {
