@@ -117,6 +117,23 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
         EXPECT_FALSE(p.kernel.subgroup_exchanges);
 }
 
+// f64 keeps 16 points per invocation where f32 takes 32 (measured in f32 only), and does not
+// loop over tiles of more than 64 KiB.
+TEST(Planner, DoublePrecisionKeepsSixteenPointsPerInvocation) {
+    for (uint64_t n : {32u, 512u, 1024u, 4096u, 8192u, 1u << 20}) {
+        const LogicalPlan p = plan(FftDesc(n, 8).with_precision(Precision::f64), h200_caps());
+        for (const Pass& pass : p.passes)
+            EXPECT_EQ(pass.kernel.points_per_thread, std::min<uint64_t>(16, pass.kernel.radix)) << n;
+    }
+    const auto pass_of = [](uint64_t n, uint64_t batch) {
+        return plan(FftDesc(n, batch).with_precision(Precision::f64), h200_caps()).passes.at(0);
+    };
+    EXPECT_TRUE(pass_of(4096, 1u << 13).kernel.prefetch);  // 64 KiB tiles
+    const Pass halves = pass_of(8192, 1u << 12);           // 128 KiB tiles
+    EXPECT_EQ(halves.kernel.exchange_rounds, 4u);
+    EXPECT_FALSE(halves.kernel.prefetch);
+}
+
 // Pass twiddle steps split into two tables of about sqrt(span) entries for long spans, so the
 // table stays small next to the data even for one transform of 2^27 points.
 TEST(Planner, TwiddleTablesStaySmall) {

@@ -23,10 +23,10 @@ struct Options {
     // tests and tuning.
     uint32_t max_pass_length = 0;
     // Tuning: the most points one invocation holds in registers, which is also the largest
-    // butterfly (2, 4, 8, 16 or 32). 0: 16; for one pass, 8 at length 64, 32 at length 32, 32 at
-    // lengths of 16 to 32 times the subgroup size (512 and 1024 on 32-wide subgroups), whose
-    // invocations then lie in one subgroup, and 32 where a transform needs all of the shared
-    // memory to fit one pass; for multi-pass, 32 in passes of 512 points or more.
+    // butterfly (2, 4, 8, 16 or 32). 0: 16, and 8 for one pass of length 64. In f32 also 32: for
+    // one pass of length 32, of 16 to 32 times the subgroup size (512 and 1024 on 32-wide
+    // subgroups, whose invocations then lie in one subgroup), or needing all of the shared memory;
+    // and in multi-pass passes of 512 points or more.
     uint32_t max_radix = 0;
     // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.

@@ -36,10 +36,10 @@ constexpr uint32_t kTilesPerWorkgroupFullShared = 8;
 constexpr uint32_t kTilesPerWorkgroupMultiPass = 8;
 constexpr uint64_t kMinLoopingTiles = 4096;
 // Looping holds two tiles in registers: the one being transformed and the next. Beyond this many
-// points per tile that spills (H200, 16384 points in one pass: 128 registers per invocation
+// bytes per tile that spills (H200, 16384 f32 points in one pass: 128 registers per invocation
 // with spilling, 1912-1980 GB/s, against 2732 without looping), so such passes do not loop by
 // default.
-constexpr uint64_t kMaxLoopingTilePoints = 8192;
+constexpr uint64_t kMaxLoopingTileBytes = 8192 * 8;
 // Spans up to which a pass's twiddle steps are one table rather than two (PassKernel::step_split).
 constexpr uint32_t kOneStepTableSpan = 4096;
 // A column needs this many invocations for direct loads to fill whole 32-byte memory sectors;
@@ -76,20 +76,23 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     // share a column and load it directly (H200: 90% of copy against 76-78% with 16 per
     // invocation).
     const bool narrow = !options.max_radix && k.points_contiguous && k.radix == 64;
+    // The rules for 32 points per invocation below were measured in f32. In f64 the same points
+    // take twice the registers, so f64 keeps 16 until measured.
+    const bool f32 = k.precision == Precision::f32;
     // One-pass columns of 32 points take all 32 in one invocation, loaded and stored through
     // shared memory (H200: 93-94% of copy in three runs, against 82-89% with 8 per invocation).
-    const bool whole = !options.max_radix && k.points_contiguous && k.radix == 32;
+    const bool whole = f32 && !options.max_radix && k.points_contiguous && k.radix == 32;
     // One-pass columns of 16 to 32 times the subgroup size take 32 per invocation, which puts a
     // column's invocations in one subgroup, whose exchanges then wait on the subgroup only
     // (H200: N = 1024 at 87% of copy against 78-82%, N = 512 at 92-93% against 88-91%).
     const bool subgroups = options.subgroup_barriers && caps.has_subgroup_operation("basic");
-    const bool wide = !options.max_radix && k.points_contiguous && subgroups &&
+    const bool wide = f32 && !options.max_radix && k.points_contiguous && subgroups &&
                       k.radix / kDefaultRadix >= caps.subgroup_size && k.radix / 32 <= caps.subgroup_size;
     // Multi-pass columns of 512 points or more take 32 per invocation: one exchange fewer, and
     // twice the invocations per column for the narrow tiles of long passes (H200: 2^18 at 1594
     // GB/s against 1472, 2^19 1258 against 1212, 2^20 1364 against 1187; shorter columns lost,
     // 65536 at 1744 against 1855).
-    const bool long_columns = !options.max_radix && !k.points_contiguous && k.radix >= kLongColumn;
+    const bool long_columns = f32 && !options.max_radix && !k.points_contiguous && k.radix >= kLongColumn;
     const uint32_t largest = options.max_radix               ? options.max_radix
                              : narrow                        ? 8
                              : whole || wide || long_columns ? 32
@@ -324,7 +327,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     if (n > one_pass && options.max_shared_memory == 0) {
         Options full = options;
         full.max_shared_memory = caps.max_shared_memory_bytes;
-        if (full.max_radix == 0) full.max_radix = kMaxRadix;
+        if (full.max_radix == 0 && desc.precision() == Precision::f32) full.max_radix = kMaxRadix;
         for (bool halves : {false, true})
             if (n <= cap(longest_pass(caps, full, desc.precision(), true, Allow{.half_rounds = halves}))) {
                 kernel_options = full;
@@ -394,8 +397,9 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         const uint32_t looping = radices.size() > 1 ? kTilesPerWorkgroupMultiPass
                                  : all_shared       ? kTilesPerWorkgroupFullShared
                                                     : kTilesPerWorkgroupOnePass;
-        const bool loops = p.tiles >= kMinLoopingTiles &&
-                           uint64_t(k.columns_per_workgroup) * k.radix <= kMaxLoopingTilePoints;
+        const bool loops =
+            p.tiles >= kMinLoopingTiles &&
+            uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) <= kMaxLoopingTileBytes;
         const uint64_t per_group = std::min<uint64_t>(
             p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup : (loops ? looping : 1));
         k.prefetch = per_group > 1;
