@@ -164,6 +164,15 @@ struct TWIDDLE_API LogicalPlan {
     std::string summary() const;
 };
 
+// The words of each shared-memory exchange array of a kernel whose tile holds `tile_points`
+// points: one float (or double) per point, or per point of half the tile with exchange_rounds 4,
+// and a pad word after every 32 so that strided exchanges do not pile onto one bank. The code
+// generator's GLSL `pad()` maps points to those words.
+constexpr uint64_t exchange_array_words(uint64_t tile_points, uint32_t exchange_rounds) {
+    const uint64_t points = exchange_rounds == 4 ? tile_points / 2 : tile_points;
+    return points + points / 32;
+}
+
 // Plans `desc` for a device with capabilities `caps`. Throws twiddle::UnsupportedError for
 // lengths or sizes this version or this device cannot do.
 TWIDDLE_API LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options = {});

@@ -162,10 +162,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
            " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
     const bool shared = k.shared_bytes > 0;
     if (shared) {
-        // One word per point of the tile, or of half the tile when exchanging halves, and a pad
-        // word after every 32 (the planner's padded_words).
-        const uint32_t points = k.exchange_rounds == 4 ? B * R / 2 : B * R;
-        const uint32_t words = points + points / 32;
+        // The planner's sizes; pad() skips the pad word after every 32.
+        const auto words = exchange_array_words(uint64_t(B) * R, k.exchange_rounds);
         w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");

@@ -48,11 +48,6 @@ constexpr uint32_t kMinDirectThreads = 4;
 
 uint32_t log2u(uint64_t x) { return static_cast<uint32_t>(std::bit_width(x) - 1); }
 
-// Shared memory holds one float (or double) per point and component, with one pad word after
-// every 32 so that strided exchanges do not pile onto one bank. Keep in step with the code
-// generator's `padded()`.
-uint64_t padded_words(uint64_t points) { return points + points / 32; }
-
 // Stage radices for an R-point pass: the remainder radix first, then `largest`s.
 std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
     std::vector<uint32_t> out;
@@ -132,19 +127,18 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     for (uint32_t block : blocks) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
         if (threads > max_threads) continue;
-        const uint64_t words = exchanges ? padded_words(uint64_t(block) * k.radix) : 0;
         // Both components in one round if they fit, else one component at a time, else one
         // component of half the points (PassKernel::exchange_rounds).
-        uint32_t rounds = 1;
-        uint64_t shared = 2 * words * word + flag_bytes;
-        if (shared > shared_limit) {
-            rounds = 2;
-            shared = words * word + flag_bytes;
-        }
-        if (shared > shared_limit && allow.half_rounds && block == 1 && k.points_contiguous &&
-            stages.size() > 1 && !staged_load && !staged_store) {
-            rounds = 4;
-            shared = padded_words(k.radix / 2) * word + flag_bytes;
+        const bool halves = allow.half_rounds && block == 1 && k.points_contiguous && stages.size() > 1 &&
+                            !staged_load && !staged_store;
+        uint32_t rounds = 0;
+        uint64_t shared = 0;
+        for (uint32_t r : {1u, 2u, 4u}) {
+            if (r == 4 && !halves) break;
+            const uint64_t words = exchanges ? exchange_array_words(uint64_t(block) * k.radix, r) : 0;
+            shared = (r == 1 ? 2 : 1) * words * word + flag_bytes;
+            rounds = r;
+            if (shared <= shared_limit) break;
         }
         if (shared > shared_limit) continue;
 
