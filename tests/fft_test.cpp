@@ -31,6 +31,21 @@ uint64_t batch_for(uint32_t bits, std::mt19937& gen) {
     return std::uniform_int_distribution<uint64_t>(1, std::min<uint64_t>(most, 300))(gen);
 }
 
+// Downloads the `bytes` of output into `got`, and checks that nothing past them was written
+// and, out of place, that every output element was. In place the upload overwrote the poison:
+// there the accuracy check alone catches an element left unwritten.
+template <typename T>
+void download_checked(const Buffer& out, uint64_t bytes, Placement placement, std::vector<T>& got) {
+    std::vector<uint8_t> raw(bytes + kGuardBytes);
+    out.download(raw.data(), raw.size());
+    std::memcpy(got.data(), raw.data(), bytes);
+    if (placement == Placement::out_of_place) {
+        EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
+    }
+    EXPECT_EQ(testing::poisoned_words(raw.data() + bytes, kGuardBytes), kGuardBytes / 4)
+        << "written past the output";
+}
+
 TEST_P(PowerOfTwo, MatchesReferenceBothDirections) {
     const auto [bits, placement] = GetParam();
     std::mt19937 gen(1234 + bits * 2 + (placement == Placement::in_place));
@@ -62,16 +77,7 @@ TEST_P(PowerOfTwo, MatchesReferenceBothDirections) {
             in.download(after.data(), bytes);
             EXPECT_TRUE(std::equal(after.begin(), after.end(), x.begin())) << "input was modified";
         }
-        std::vector<uint8_t> raw(bytes + kGuardBytes);
-        out.download(raw.data(), raw.size());
-        std::memcpy(got.data(), raw.data(), bytes);
-        // In place, the upload overwrote the poison: there the accuracy check alone catches an
-        // element left unwritten.
-        if (placement == Placement::out_of_place) {
-            EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
-        }
-        EXPECT_EQ(testing::poisoned_words(raw.data() + bytes, kGuardBytes), kGuardBytes / 4)
-            << "written past the output";
+        download_checked(out, bytes, placement, got);
         const double err = cpu::relative_l2(got, want);
         EXPECT_LE(err, kBound) << to_string(dir);
     }
@@ -147,14 +153,7 @@ TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
             in.upload(x.data(), bytes);
             plan.execute(in.view(), out.view(0, bytes), dir);
         }
-        std::vector<uint8_t> raw(bytes + kGuardBytes);
-        out.download(raw.data(), raw.size());
-        std::memcpy(got.data(), raw.data(), bytes);
-        if (placement == Placement::out_of_place) {
-            EXPECT_EQ(testing::poisoned_words(raw.data(), bytes), 0u) << "unwritten output elements";
-        }
-        EXPECT_EQ(testing::poisoned_words(raw.data() + bytes, kGuardBytes), kGuardBytes / 4)
-            << "written past the output";
+        download_checked(out, bytes, placement, got);
         EXPECT_LE(cpu::relative_l2(got, want), kBound64) << to_string(dir);
     }
 }
