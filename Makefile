@@ -44,7 +44,8 @@ sanitize: setup
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	cd $(SANITIZE_BUILD) && ctest --output-on-failure -j$(JOBS) -LE vulkan
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 \
-	  ctest --output-on-failure -j$(JOBS) -L vulkan -E 'N4194304|N2097152|N2e23|N2e24'
+	  GTEST_FILTER='-*/N2097152_*:*/N4194304_*:Fft/Large.*' \
+	  ctest --output-on-failure -j$(JOBS) -L vulkan
 
 format-check: setup
 	git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror

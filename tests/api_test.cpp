@@ -82,8 +82,8 @@ TEST_F(Api, RecordRefusesBadBuffersBeforeRecording) {
 
 TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     Context& ctx = testing::device();
-    EXPECT_THROW(Plan(ctx, FftDesc(1000)), UnsupportedError);
-    EXPECT_THROW(Plan(ctx, FftDesc(96, 3)), UnsupportedError);
+    EXPECT_THROW(Plan(ctx, FftDesc(65537)), UnsupportedError);  // a prime above the direct sum's reach
+    EXPECT_THROW(Plan(ctx, FftDesc(1u << 17), Options{.strategy = Strategy::dft}), UnsupportedError);
     EXPECT_THROW(Plan(ctx, FftDesc(1u << 20, 1u << 10)), UnsupportedError);  // over the buffer range
     EXPECT_THROW(Buffer(ctx, 0), Error);
     Buffer b(ctx, 64);

@@ -29,12 +29,24 @@ uint32_t declared_shared_bytes(const std::string& glsl) {
     return bytes;
 }
 
+// Powers of two up to 2^16, and other lengths: mixed radices in one pass (uniform and not) and
+// several, and the direct sum with and without its copy pass.
+std::vector<uint64_t> lengths() {
+    std::vector<uint64_t> out;
+    for (uint32_t bits = 0; bits <= 16; ++bits) out.push_back(uint64_t(1) << bits);
+    for (uint64_t n : {6, 12, 100, 1000, 1001, 4095, 10000, 30030, 65520, 17, 10007}) out.push_back(n);
+    return out;
+}
+
 TEST(Codegen, EveryPlannedKernelCompiles) {
+    std::vector<uint64_t> all = lengths();
+    for (uint64_t n : {1u << 18, 1u << 19, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1000000u})
+        all.push_back(n);
     for (const DeviceCaps& caps : {testing::lavapipe_caps(), testing::h200_caps()})
         for (uint32_t forced : {0u, 64u})
-            for (uint32_t bits : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 18, 19, 24, 25, 26, 27}) {
-                if ((uint64_t(8) << bits) > caps.max_storage_buffer_range) continue;
-                const LogicalPlan p = plan(FftDesc(uint64_t(1) << bits, 1), caps, Options{forced});
+            for (uint64_t n : all) {
+                if (n * 8 > caps.max_storage_buffer_range) continue;
+                const LogicalPlan p = plan(FftDesc(n, 1), caps, Options{forced});
                 for (const Pass& pass : p.passes) {
                     const std::string glsl = codegen::generate_pass_kernel(pass.kernel);
                     SCOPED_TRACE(caps.name + ": " + p.summary());
@@ -111,10 +123,9 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
         for (uint32_t forced : {0u, 4u, 64u})
             for (uint32_t radix : {0u, 16u})
                 for (uint32_t tiles : {0u, 3u})
-                    for (uint32_t bits = 0; bits <= 16; ++bits) {
+                    for (uint64_t n : lengths()) {
                         const LogicalPlan p = plan(
-                            FftDesc(uint64_t(1) << bits, std::max<uint64_t>(1, uint64_t(1) << (22 - bits))),
-                            caps,
+                            FftDesc(n, std::max<uint64_t>(1, (uint64_t(1) << 22) / n)), caps,
                             Options{
                                 .max_pass_length = forced, .max_radix = radix, .tiles_per_workgroup = tiles});
                         for (const Pass& pass : p.passes) {

@@ -1,7 +1,9 @@
 // Batched 1D complex transforms on the device against the long-double reference: every power of
-// two up to 2^22 in f32 and a range up to 2^20 in f64, both directions, in place and out of
-// place, every element written, nothing written past the output.
+// two up to 2^22 and every 13-smooth length up to 1024 (and larger ones of each radix) in f32,
+// a range in f64, both directions, in place and out of place, every element written, nothing
+// written past the output.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <random>
 
@@ -15,19 +17,28 @@ using testing::DeviceTest;
 using testing::kPoison;
 
 constexpr double kBound = 5e-7;        // relative L2 against the reference, f32
+constexpr double kBound64 = 1e-14;     // the same, f64
 constexpr double kRoundTrip = 1e-6;    // forward then inverse against the input
 constexpr uint64_t kGuardBytes = 256;  // poisoned bytes past the output that must stay poisoned
 
 struct Case {
-    uint32_t bits;
+    uint64_t n;
     Placement placement;
 };
 
-class PowerOfTwo : public DeviceTest, public ::testing::WithParamInterface<Case> {};
+class Lengths : public DeviceTest, public ::testing::WithParamInterface<Case> {};
 
-// Random batch for 2^bits points, keeping the whole problem near 2^20 elements at most.
-uint64_t batch_for(uint32_t bits, std::mt19937& gen) {
-    const uint64_t most = std::max<uint64_t>(1, (uint64_t(1) << 20) >> bits);
+bool smooth(uint64_t n) {
+    for (uint64_t p : {2, 3, 5, 7, 11, 13})
+        while (n % p == 0) n /= p;
+    return n == 1;
+}
+
+// Random batch for n points, keeping the whole problem near 2^20 elements at most, and the
+// direct sum's work (lengths with a prime factor above 13) near 2^22 terms.
+uint64_t batch_for(uint64_t n, std::mt19937& gen) {
+    const uint64_t most =
+        std::max<uint64_t>(1, (uint64_t(1) << (smooth(n) ? 20 : 22)) / (smooth(n) ? n : n * n));
     return std::uniform_int_distribution<uint64_t>(1, std::min<uint64_t>(most, 300))(gen);
 }
 
@@ -55,10 +66,10 @@ void download_checked(const Buffer& out, uint64_t bytes, Placement placement, st
         << "written past the output";
 }
 
-TEST_P(PowerOfTwo, MatchesReferenceBothDirections) {
-    const auto [bits, placement] = GetParam();
-    std::mt19937 gen(1234 + bits * 2 + (placement == Placement::in_place));
-    const uint64_t n = uint64_t(1) << bits, batch = batch_for(bits, gen);
+TEST_P(Lengths, MatchesReferenceBothDirections) {
+    const auto [n, placement] = GetParam();
+    std::mt19937 gen(1234 + n * 2 + (placement == Placement::in_place));
+    const uint64_t batch = batch_for(n, gen);
     Context& ctx = testing::device();
     const Plan plan(ctx, FftDesc(n, batch));
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
@@ -88,10 +99,10 @@ TEST_P(PowerOfTwo, MatchesReferenceBothDirections) {
     }
 }
 
-TEST_P(PowerOfTwo, RoundTrip) {
-    const auto [bits, placement] = GetParam();
-    std::mt19937 gen(99 + bits);
-    const uint64_t n = uint64_t(1) << bits, batch = batch_for(bits, gen);
+TEST_P(Lengths, RoundTrip) {
+    const auto [n, placement] = GetParam();
+    std::mt19937 gen(99 + n);
+    const uint64_t batch = batch_for(n, gen);
     Context& ctx = testing::device();
     const Plan plan(ctx, FftDesc(n, batch));
     const uint64_t bytes = plan.desc().bytes();
@@ -114,29 +125,103 @@ TEST_P(PowerOfTwo, RoundTrip) {
 std::vector<Case> cases(uint32_t last, uint32_t sparse_from = 64, uint32_t step = 1) {
     std::vector<Case> out;
     for (uint32_t bits = 0; bits <= last; bits += bits < sparse_from ? 1 : step)
-        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({bits, p});
+        for (Placement p : {Placement::out_of_place, Placement::in_place})
+            out.push_back({uint64_t(1) << bits, p});
+    return out;
+}
+
+// Lengths with prime factors 2 to 13 that are not powers of two: every one up to 1024 out of
+// place (every seventh in place too), and longer ones that take several passes, a non-uniform
+// stage layout (4095 = 3^2 5 7 13), or powers of each odd radix.
+std::vector<Case> smooth_cases() {
+    std::vector<Case> out;
+    for (uint64_t n = 3; n <= 1024; ++n) {
+        if (!smooth(n) || std::has_single_bit(n)) continue;
+        out.push_back({n, Placement::out_of_place});
+        if (n % 7 == 0) out.push_back({n, Placement::in_place});
+    }
+    for (uint64_t n : {1536, 2310, 4095, 6000, 10000, 30030, 65520, 161051, 177147, 390625, 1000000})
+        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-    return "N" + std::to_string(uint64_t(1) << info.param.bits) + "_" +
-           std::string(to_string(info.param.placement));
+    return "N" + std::to_string(info.param.n) + "_" + std::string(to_string(info.param.placement));
 }
 
-INSTANTIATE_TEST_SUITE_P(Fft, PowerOfTwo, ::testing::ValuesIn(cases(22)), case_name);
+INSTANTIATE_TEST_SUITE_P(PowerOfTwo, Lengths, ::testing::ValuesIn(cases(22)), case_name);
+INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), case_name);
+
+// Lengths with a prime factor above 13, which take the direct sum in this version: every one up
+// to 128, primes and products of two primes beyond, one and several output blocks (the latter
+// with a copy pass).
+std::vector<Case> direct_cases() {
+    std::vector<Case> out;
+    for (uint64_t n = 17; n <= 128; ++n)
+        if (!smooth(n)) out.push_back({n, n % 3 ? Placement::out_of_place : Placement::in_place});
+    for (uint64_t n : {131, 257, 323, 509, 1009, 1021, 1147, 2062, 4099, 10007})
+        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Direct, Lengths, ::testing::ValuesIn(direct_cases()), case_name);
+
+// The direct sum (Strategy::dft) on the device against the fast transforms on the device, and
+// against the reference: an independent check of both. f32 and f64.
+class DirectSum : public DeviceTest, public ::testing::WithParamInterface<uint64_t> {};
+
+TEST_P(DirectSum, AgreesWithTheFastTransforms) {
+    const uint64_t n = GetParam();
+    Context& ctx = testing::device();
+    std::mt19937 gen(77 + n);
+    const uint64_t batch = std::max<uint64_t>(1, 200000 / (n * n));
+    for (Precision precision : {Precision::f32, Precision::f64}) {
+        if (precision == Precision::f64 && !ctx.caps().shader_float64) continue;
+        const FftDesc desc = FftDesc(n, batch).with_precision(precision);
+        const Plan fast(ctx, desc), direct(ctx, desc, Options{.strategy = Strategy::dft});
+        SCOPED_TRACE(fast.logical().summary() + " against " + direct.logical().summary() + " in " +
+                     std::string(to_string(precision)));
+        ASSERT_EQ(direct.logical().passes[0].kernel.kind, KernelKind::direct);
+        std::uniform_real_distribution<double> d(-1.0, 1.0);
+        std::vector<std::complex<double>> x(n * batch), want(n * batch);
+        for (auto& v : x) v = {d(gen), d(gen)};
+        cpu::reference_dft(x, want, n, batch, Direction::forward);
+        const double bound = precision == Precision::f32 ? 1e-6 : kBound64;
+        auto run = [&](const Plan& plan) {
+            Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
+            std::vector<std::complex<double>> got(n * batch);
+            if (precision == Precision::f32) {
+                std::vector<std::complex<float>> xf(x.begin(), x.end()), gf(n * batch);
+                in.upload(xf.data(), desc.bytes());
+                plan.execute(in, out, Direction::forward);
+                out.download(gf.data(), desc.bytes());
+                got.assign(gf.begin(), gf.end());
+            } else {
+                in.upload(x.data(), desc.bytes());
+                plan.execute(in, out, Direction::forward);
+                out.download(got.data(), desc.bytes());
+            }
+            return got;
+        };
+        const auto a = run(fast), b = run(direct);
+        EXPECT_LE(cpu::relative_l2(a, want), bound);
+        EXPECT_LE(cpu::relative_l2(b, want), bound);
+        EXPECT_LE(cpu::relative_l2(a, b), 2 * bound);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, DirectSum, ::testing::Values(1, 2, 16, 60, 100, 1000, 1024, 2048, 4095));
 
 // f64: the same checks, against the long-double reference at 1e-14, on devices with
 // shaderFloat64 (lavapipe has it).
 class DoublePrecision : public DeviceTest, public ::testing::WithParamInterface<Case> {};
 
-constexpr double kBound64 = 1e-14;
-
 TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
-    const auto [bits, placement] = GetParam();
+    const auto [n, placement] = GetParam();
     Context& ctx = testing::device();
     if (!ctx.caps().shader_float64) GTEST_SKIP() << "the device lacks shaderFloat64";
-    std::mt19937 gen(4321 + bits * 2 + (placement == Placement::in_place));
-    const uint64_t n = uint64_t(1) << bits, batch = batch_for(bits, gen);
+    std::mt19937 gen(4321 + n * 2 + (placement == Placement::in_place));
+    const uint64_t batch = batch_for(n, gen);
     const Plan plan(ctx, FftDesc(n, batch).with_precision(Precision::f64));
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
                  std::string(to_string(placement)));
@@ -159,7 +244,15 @@ TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fft, DoublePrecision, ::testing::ValuesIn(cases(20, 14, 2)), case_name);
+// f64 lengths: powers of two, and smooth ones of one pass, non-uniform stages and two passes.
+std::vector<Case> cases64() {
+    std::vector<Case> out = cases(20, 14, 2);
+    for (uint64_t n : {3, 100, 1000, 4095, 10000})
+        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, DoublePrecision, ::testing::ValuesIn(cases64()), case_name);
 
 }  // namespace
 }  // namespace twiddle

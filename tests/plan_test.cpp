@@ -41,11 +41,19 @@ void check_geometry(const LogicalPlan& p, const DeviceCaps& caps) {
         for (const Stage& s : k.stages) {
             EXPECT_EQ(s.span, stages);
             stages *= s.radix;
-            EXPECT_LE(s.radix, k.points_per_thread);
-            EXPECT_EQ(k.points_per_thread % s.radix, 0u);
+            // Every stage's butterflies fit the registers; in a uniform kernel, evenly.
+            EXPECT_LE(k.groups(s.radix) * s.radix, k.points_per_thread);
+            if (k.uniform()) {
+                EXPECT_EQ(k.points_per_thread % s.radix, 0u);
+            }
         }
         EXPECT_EQ(stages, k.radix);
-        EXPECT_EQ(k.workgroup_size, k.columns_per_workgroup * k.radix / k.points_per_thread);
+        EXPECT_LE(k.points_per_thread, 32u);
+        // Pass twiddles need the uniform layout.
+        if (k.span > 1) {
+            EXPECT_TRUE(k.uniform());
+        }
+        EXPECT_EQ(k.workgroup_size, k.columns_per_workgroup * k.threads_per_column);
         EXPECT_LE(k.workgroup_size, caps.max_workgroup_invocations);
         EXPECT_LE(k.shared_bytes, caps.max_shared_memory_bytes);
         EXPECT_EQ(pass.columns, p.desc.batch() * (p.desc.length() / k.radix));
@@ -225,9 +233,55 @@ TEST(Planner, RoutesChainFromInputToOutput) {
         }
 }
 
+// Lengths whose prime factors are 2 to 13: one pass where they fit (uniform where some register
+// count holds every prime, else not: 4095 = 3^2 5 7 13), the fewest passes otherwise.
+TEST(Planner, SmoothLengths) {
+    for (const DeviceCaps& caps : {lavapipe_caps(), h200_caps()})
+        for (uint64_t n : {3,    5,    6,    7,    9,    10,    11,    12,    13,     15,      100,
+                           1000, 1001, 1536, 4095, 6000, 10000, 30030, 65520, 177147, 1000000, 5000000})
+            for (Precision precision : {Precision::f32, Precision::f64}) {
+                const LogicalPlan p = plan(FftDesc(n, n > 1000000 ? 1 : 3).with_precision(precision), caps);
+                SCOPED_TRACE(p.summary() + " on " + caps.name);
+                check_geometry(p, caps);
+                for (const Pass& pass : p.passes) EXPECT_EQ(pass.kernel.kind, KernelKind::stockham);
+            }
+    EXPECT_EQ(plan(FftDesc(1000), h200_caps()).summary(), "1000 = 10 x 10 x 10 in 1 pass");
+    EXPECT_EQ(plan(FftDesc(1000000), h200_caps()).passes.size(), 2u);
+    const PassKernel k = plan(FftDesc(4095), h200_caps()).passes[0].kernel;
+    EXPECT_FALSE(k.uniform());
+    // A pass of 4095 on 158 invocations: the radix-15 stage's 273 butterflies take two groups,
+    // the second only on invocations below 273 - 158.
+    EXPECT_EQ(k.threads_per_column, 158u);
+    EXPECT_EQ(k.groups(15), 2u);
+}
+
+// Lengths with a prime factor above 13 take the direct sum, up to kMaxDirectLength points;
+// Strategy::dft takes it for any length up to there. A transform longer than one workgroup's
+// outputs adds a copy pass, so that it can run in place.
+TEST(Planner, DirectSum) {
+    const LogicalPlan prime = plan(FftDesc(17, 5), h200_caps());
+    ASSERT_EQ(prime.passes.size(), 1u);
+    EXPECT_EQ(prime.passes[0].kernel.kind, KernelKind::direct);
+    EXPECT_EQ(prime.summary(), "17 = direct sum in 1 pass");
+    EXPECT_EQ(prime.scratch_bytes(Placement::in_place), 0u);
+    EXPECT_EQ(prime.passes[0].workgroups, 5u);
+    const LogicalPlan forced = plan(FftDesc(4096), h200_caps(), Options{.strategy = Strategy::dft});
+    EXPECT_EQ(forced.passes[0].kernel.kind, KernelKind::direct);
+    const LogicalPlan big = plan(FftDesc(10007, 2), lavapipe_caps());
+    ASSERT_EQ(big.passes.size(), 2u);
+    EXPECT_GT(big.passes[0].kernel.output_blocks, 1u);
+    EXPECT_EQ(big.passes[0].workgroups, 2u * big.passes[0].kernel.output_blocks);
+    EXPECT_EQ(big.passes[1].columns, 2u * 10007);
+    EXPECT_EQ(big.summary(), "10007 = direct sum, copy in 2 passes");
+    EXPECT_EQ(big.twiddles.size(), 10007u);
+    EXPECT_THROW(plan(FftDesc(65537), h200_caps()), UnsupportedError);
+    EXPECT_THROW(plan(FftDesc(1u << 17), h200_caps(), Options{.strategy = Strategy::dft}), UnsupportedError);
+    EXPECT_EQ(parse_strategy("dft"), Strategy::dft);
+    EXPECT_EQ(parse_strategy("auto"), Strategy::automatic);
+    EXPECT_THROW(parse_strategy("fftw"), Error);
+}
+
 TEST(Planner, RejectsWhatItCannotDo) {
-    EXPECT_THROW(plan(FftDesc(12), h200_caps()), UnsupportedError);
-    EXPECT_THROW(plan(FftDesc(1000), h200_caps()), UnsupportedError);
     DeviceCaps no_f64 = h200_caps();
     no_f64.shader_float64 = false;
     EXPECT_THROW(plan(FftDesc(1024).with_precision(Precision::f64), no_f64), UnsupportedError);
@@ -256,7 +310,22 @@ TEST(Planner, DescValidation) {
 }
 
 // The decomposition, executed in long double with the plan's own index arithmetic and twiddle
-// tables, matches the reference DFT to long-double rounding.
+// tables, matches the reference DFT to long-double rounding, both directions.
+void check_executor(const LogicalPlan& p, const std::vector<cpu::cld>& in) {
+    const uint64_t n = p.desc.length(), batch = p.desc.batch();
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+        const auto got = cpu::execute(p, in, d);
+        std::vector<cpu::cld> want;
+        for (uint64_t b = 0; b < batch; ++b) {
+            auto row = cpu::reference_dft(std::span(in).subspan(b * n, n), d);
+            if (d == Direction::inverse)
+                for (auto& v : row) v /= static_cast<long double>(n);
+            want.insert(want.end(), row.begin(), row.end());
+        }
+        EXPECT_LT(rel_error(got, want), 1e-16) << to_string(d);
+    }
+}
+
 TEST(PlanExecutor, MatchesReferenceForEveryPassSplit) {
     for (uint32_t forced : {0u, 2u, 4u, 16u, 64u, 256u})
         for (uint32_t bits = 0; bits <= 14; ++bits) {
@@ -264,17 +333,21 @@ TEST(PlanExecutor, MatchesReferenceForEveryPassSplit) {
             const LogicalPlan p = plan(FftDesc(n, batch), lavapipe_caps(), Options{forced});
             SCOPED_TRACE(p.summary() + " forced " + std::to_string(forced));
             const auto in = random_row(n * batch, bits * 31 + forced);
-            for (Direction d : {Direction::forward, Direction::inverse}) {
-                const auto got = cpu::execute(p, in, d);
-                std::vector<cpu::cld> want;
-                for (uint64_t b = 0; b < batch; ++b) {
-                    auto row = cpu::reference_dft(std::span(in).subspan(b * n, n), d);
-                    if (d == Direction::inverse)
-                        for (auto& v : row) v /= static_cast<long double>(n);
-                    want.insert(want.end(), row.begin(), row.end());
-                }
-                EXPECT_LT(rel_error(got, want), 1e-16);
-            }
+            check_executor(p, in);
+        }
+}
+
+// The same for lengths that are not powers of two: one pass, forced passes, non-uniform stages,
+// and the direct sum with its copy pass.
+TEST(PlanExecutor, MatchesReferenceForMixedRadicesAndTheDirectSum) {
+    for (uint32_t forced : {0u, 16u, 64u})
+        for (uint64_t n : {3, 6, 12, 15, 60, 100, 210, 1001, 4095, 2310, 97, 2 * 1031}) {
+            const uint64_t batch = 2;
+            const LogicalPlan p =
+                plan(FftDesc(n, batch), lavapipe_caps(), Options{.max_pass_length = forced});
+            SCOPED_TRACE(p.summary() + " forced " + std::to_string(forced));
+            const auto in = random_row(n * batch, uint32_t(n) * 7 + forced);
+            check_executor(p, in);
         }
 }
 
@@ -292,10 +365,11 @@ TEST(PlanExecutor, NormalizationModes) {
     }
 }
 
-// The reference itself against the definition, summed term by term: the radix-2 path (64) and
-// the direct path (15, not a power of two), every bin, both directions.
+// The reference itself against the definition, summed term by term: the radix-2 path (64), the
+// mixed-radix path (15, 60), a small prime (61) and Bluestein (67, 2 * 67), every bin, both
+// directions.
 TEST(Reference, MatchesTheDefinition) {
-    for (size_t n : {64u, 15u})
+    for (size_t n : {64u, 15u, 60u, 61u, 67u, 134u})
         for (Direction d : {Direction::forward, Direction::inverse}) {
             const auto in = random_row(n, 9);
             const long double sign = d == Direction::forward ? -1 : 1;

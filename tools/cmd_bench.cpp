@@ -32,6 +32,7 @@ struct BenchArgs {
     bool kernel_stats = false;
     std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
     Options options;
+    std::string strategy = "auto";
     std::string out;
 };
 
@@ -231,10 +232,13 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes");
     cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
+    cmd->add_option("--strategy", a->strategy, "Planner: auto, or dft (the direct sum)")
+        ->check(CLI::IsMember({"auto", "dft"}));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,
                     "Planner: tiles each workgroup transforms (0: auto)");
     cmd->callback([a] {
         BenchArgs& args = *a;
+        args.options.strategy = parse_strategy(args.strategy);
         if (args.quick) {
             args.total_log2 = std::min<uint32_t>(args.total_log2, 16);
             args.max_log2 = std::min<uint32_t>(args.max_log2, 12);

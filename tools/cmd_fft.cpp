@@ -16,10 +16,29 @@ struct FftArgs {
     std::string out;
     bool inverse = false;
     std::string norm = "backward";
+    std::string strategy = "auto";
 };
+
+// A CLI check that runs one of twiddle's parsers, so that a bad name is a usage error like any
+// other.
+template <typename Parse>
+CLI::Validator parsed_by(Parse parse) {
+    return CLI::Validator(
+        [parse](const std::string& name) {
+            try {
+                parse(name);
+                return std::string();
+            } catch (const Error& e) {
+                return std::string(e.what());
+            }
+        },
+        "");
+}
 
 void run_fft(const FftArgs& args) {
     const Normalization norm = parse_normalization(args.norm);
+    Options options;
+    options.strategy = parse_strategy(args.strategy);
     const npy::NpyArray array = npy::read_npy(args.in);
     // complex64 is transformed in f32 and complex128 in f64, each giving its own type back.
     if (array.dtype != npy::kComplex64 && array.dtype != npy::kComplex128)
@@ -41,7 +60,8 @@ void run_fft(const FftArgs& args) {
     auto transform = [&](void* result) {
         if (batch == 0) return;
         const Context context;
-        const Plan plan(context, FftDesc(length, batch).with_normalization(norm).with_precision(precision));
+        const Plan plan(context, FftDesc(length, batch).with_normalization(norm).with_precision(precision),
+                        options);
         Buffer buffer(context, array.data.size());
         buffer.upload(array.data.data(), array.data.size());
         plan.execute(buffer, buffer, args.inverse ? Direction::inverse : Direction::forward);
@@ -66,24 +86,16 @@ void add_fft_command(CLI::App& app) {
         "fft",
         "Transform a complex64 or complex128 .npy array along its last axis, as numpy.fft.fft (or ifft)");
     auto args = std::make_shared<FftArgs>();
-    cmd->add_option("IN", args->in,
-                    "Input .npy file (complex64, or complex128 computed in f64; last axis a power of two)")
-        ->required();
+    cmd->add_option("IN", args->in, "Input .npy file (complex64, or complex128 computed in f64)")->required();
     cmd->add_option("OUT", args->out, "Output .npy file, written atomically (may be IN)")->required();
     cmd->add_flag("--inverse", args->inverse, "Inverse transform, as numpy.fft.ifft");
-    // Checked while parsing, so that a bad name is a usage error like any other.
     cmd->add_option("--norm", args->norm, "Which direction is scaled, as numpy's norm (default: backward)")
         ->type_name("backward|ortho|forward")
-        ->check(CLI::Validator(
-            [](const std::string& name) {
-                try {
-                    parse_normalization(name);
-                    return std::string();
-                } catch (const Error& e) {
-                    return std::string(e.what());
-                }
-            },
-            ""));
+        ->check(parsed_by(parse_normalization));
+    cmd->add_option("--strategy", args->strategy,
+                    "auto: fast transforms; dft: the direct O(N^2) sum, up to 65536 points (default: auto)")
+        ->type_name("auto|dft")
+        ->check(parsed_by(parse_strategy));
     cmd->callback([args] { run_fft(*args); });
 }
 

@@ -18,9 +18,9 @@ namespace twiddle {
 // Choices a caller may make about a plan. Every field has a documented default; the default is
 // what the planner thinks fastest on the device.
 struct Options {
-    // The longest transform one pass may do, in points (a power of two). 0: as long as the
-    // device's shared memory and workgroup limits allow. Smaller values force more passes, for
-    // tests and tuning.
+    // The longest transform one pass may do, in points (a power of two; for other lengths at
+    // least their largest prime factor). 0: as long as the device's shared memory and workgroup
+    // limits allow. Smaller values force more passes, for tests and tuning.
     uint32_t max_pass_length = 0;
     // Tuning: the most points one invocation holds in registers, which is also the largest
     // butterfly (2, 4, 8, 16 or 32). 0: 16, and 8 for one pass of length 64. In f32 also 32: for
@@ -46,6 +46,8 @@ struct Options {
     // basic subgroup operations in compute shaders; kernels check the lane layout and fall back
     // to workgroup barriers by themselves). false: workgroup barriers only.
     bool subgroup_barriers = true;
+    // How the transform is computed (see Strategy). automatic: the fast transforms.
+    Strategy strategy = Strategy::automatic;
 };
 
 // One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
@@ -67,6 +69,10 @@ struct Stage {
     uint32_t twiddle_offset = 0;
 };
 
+// What a pass's kernel computes: a Stockham radix pass (below), or the direct sum
+// X_k = sum_j x_j W_N^{jk} of whole transforms (Strategy::dft).
+enum class KernelKind { stockham, direct };
+
 // One pass: one compute dispatch that reads every element once and writes every element once.
 //
 // The transform of `length` points is viewed as `length / radix` interleaved columns of `radix`
@@ -75,15 +81,24 @@ struct Stage {
 // column, and stores result r at (t - t mod span) * radix + t mod span + r * span (Stockham
 // autosort). The first pass has span 1; each pass multiplies span by its radix.
 struct PassKernel {
+    KernelKind kind = KernelKind::stockham;
     Precision precision = Precision::f32;
     uint32_t length = 1;        // points in the whole transform
     uint32_t radix = 1;         // points per column in this pass
     uint32_t span = 1;          // product of the earlier passes' radices
     std::vector<Stage> stages;  // the in-workgroup steps, their radices multiply to `radix`
 
-    uint32_t points_per_thread = 1;      // registers of data each invocation holds
+    // Invocations per column, and the registers of data each holds. Stage s of radix r has
+    // radix / r butterflies; invocation i does butterflies q = i + g * threads_per_column for
+    // g < ceil((radix / r) / threads_per_column), skipping q >= radix / r. Its register
+    // g + m * (that count) holds point q + m * (radix / r). When every stage's butterflies divide
+    // evenly ("uniform": points_per_thread * threads_per_column == radix, always so for powers
+    // of two and for multi-pass passes), register m holds point i + m * threads_per_column in
+    // every stage; otherwise points_per_thread is the largest register count of any stage.
+    uint32_t threads_per_column = 1;
+    uint32_t points_per_thread = 1;
     uint32_t columns_per_workgroup = 1;  // columns a workgroup transforms together
-    uint32_t workgroup_size = 1;         // columns_per_workgroup * radix / points_per_thread
+    uint32_t workgroup_size = 1;         // columns_per_workgroup * threads_per_column
     // true: neighbouring invocations take neighbouring points of one column (columns are
     // contiguous: one-pass transforms). false: they take neighbouring columns (multi-pass).
     bool points_contiguous = true;
@@ -110,13 +125,13 @@ struct PassKernel {
     // workgroup barriers if not.
     bool subgroup_exchanges = false;
 
-    // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1. The
-    // invocation holding points r = i + m * threads (threads = radix / points_per_thread,
-    // m < points_per_thread) computes one per-invocation factor and multiplies it by a
+    // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1 (uniform
+    // kernels only). The invocation holding points r = i + m * threads (threads =
+    // threads_per_column, m < points_per_thread) computes one per-invocation factor and multiplies it by a
     // per-register step:
     //   W_{span*radix}^{j*(i + m*threads)} = W_{span*radix}^{j*i} * W_{span*points_per_thread}^{j*m}.
     // The step is low[(m - 1) * step_split + j mod step_split], times
-    // high[(m - 1) * (span / step_split) + j / step_split] when step_split < span: neighbouring
+    // high[(m - 1) * ceil(span / step_split) + j / step_split] when step_split < span: neighbouring
     // invocations take neighbouring columns, so they read neighbouring low entries and the same
     // high entry, and the tables stay small for long spans. The per-invocation factor
     // (threads > 1 only) is a product of three entries that keep reads coalesced or uniform
@@ -131,7 +146,15 @@ struct PassKernel {
     uint32_t step_low_offset = 0;
     uint32_t step_high_offset = 0;
 
+    // Direct kernels: radix == length, points_per_thread outputs per invocation, `output_blocks`
+    // workgroups per transform, each computing workgroup_size * points_per_thread outputs from
+    // the twiddle table's W_N^e, e < N, at offset 0.
+    uint32_t output_blocks = 1;
+
     uint32_t columns_per_transform() const { return length / radix; }
+    bool uniform() const { return points_per_thread * threads_per_column == radix; }
+    // Butterflies per invocation in a stage of radix r: ceil((radix / r) / threads_per_column).
+    uint32_t groups(uint32_t r) const { return (radix / r + threads_per_column - 1) / threads_per_column; }
     bool operator==(const PassKernel&) const = default;
 };
 

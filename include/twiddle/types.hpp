@@ -23,6 +23,17 @@ enum class Normalization { backward, ortho, forward };
 // Whether the output buffer is the input buffer.
 enum class Placement { out_of_place, in_place };
 
+// How a plan computes its transform:
+//   automatic: fast transforms (radices 2 to 16 in registers, several passes where needed); the
+//              direct sum for lengths with a prime factor above 13, until this version has Rader
+//              and Bluestein;
+//   dft:       the direct O(N^2) sum for any length up to kMaxDirectLength, an independent check
+//              of the fast transforms.
+enum class Strategy { automatic, dft };
+
+// The longest transform the direct sum does (its exponents j * k stay below 2^32).
+inline constexpr uint64_t kMaxDirectLength = 65536;
+
 // Which buffer a pass reads or writes.
 enum class BufferRole { input, output, scratch };
 
@@ -31,9 +42,12 @@ TWIDDLE_API std::string_view to_string(Direction d);
 TWIDDLE_API std::string_view to_string(Normalization n);
 TWIDDLE_API std::string_view to_string(Placement p);
 TWIDDLE_API std::string_view to_string(BufferRole r);
+TWIDDLE_API std::string_view to_string(Strategy s);
 
 // Parses the names above ("backward", "ortho", "forward"); throws twiddle::Error otherwise.
 TWIDDLE_API Normalization parse_normalization(std::string_view name);
+// Parses "auto" and "dft"; throws twiddle::Error otherwise.
+TWIDDLE_API Strategy parse_strategy(std::string_view name);
 
 // Bytes of one complex element.
 constexpr uint32_t complex_bytes(Precision p) { return p == Precision::f32 ? 8u : 16u; }

@@ -41,6 +41,49 @@ std::vector<std::string> dft4(GlslWriter& w, const std::vector<std::string>& x, 
     return {y0, y1, y2, y3};
 }
 
+// An odd prime p from the pairs x_j +- x_{p-j}, j = 1..h with h = (p - 1) / 2:
+//   X_k = x_0 + sum_j (x_j + x_{p-j}) cos(2 pi jk/p) - i sum_j (x_j - x_{p-j}) sin(2 pi jk/p),
+// and X_{p-k} the same with +i. (p - 1)^2 / 2 real multiplications per component, with the
+// constants rounded once from long double.
+std::vector<std::string> dft_odd_prime(GlslWriter& w, const std::vector<std::string>& x, Precision p,
+                                       TempNames& temps) {
+    const auto t = types(p);
+    const size_t n = x.size(), h = (n - 1) / 2;
+    std::vector<std::string> sum(h + 1), dif(h + 1);
+    for (size_t j = 1; j <= h; ++j) {
+        sum[j] = temps.next();
+        dif[j] = temps.next();
+        w.line(decl(t.complex, sum[j], x[j] + " + " + x[n - j]));
+        w.line(decl(t.complex, dif[j], x[j] + " - " + x[n - j]));
+    }
+    std::vector<std::string> out(n);
+    for (size_t k = 1; k <= h; ++k) {
+        // a = x_0 + sum cos * sum_j, b = sum sin * dif_j (sin of the e^{+} angle).
+        std::string a = x[0], b;
+        for (size_t j = 1; j <= h; ++j) {
+            const auto root = unit_root((j * k) % n, n);  // cos - i sin
+            a += " + " + sum[j] + " * " + literal(root.real(), p);
+            b += (j > 1 ? " + " : "") + dif[j] + " * " + literal(-root.imag(), p);
+        }
+        const std::string av = temps.next(), bv = temps.next();
+        w.line(decl(t.complex, av, a));
+        w.line(decl(t.complex, bv, b));
+        // X_k = a - i b, X_{n-k} = a + i b.
+        out[k] = temps.next();
+        out[n - k] = temps.next();
+        w.line(
+            decl(t.complex, out[k], av + " + " + std::string(t.complex) + "(" + bv + ".y, -" + bv + ".x)"));
+        w.line(decl(t.complex, out[n - k],
+                    av + " + " + std::string(t.complex) + "(-" + bv + ".y, " + bv + ".x)"));
+    }
+    // X_0 last: x_0 is read above.
+    std::string s0 = x[0];
+    for (size_t j = 1; j <= h; ++j) s0 += " + " + sum[j];
+    out[0] = temps.next();
+    w.line(decl(t.complex, out[0], s0));
+    return out;
+}
+
 }  // namespace
 
 void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period, Precision p) {
@@ -79,11 +122,15 @@ std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>&
     if (n == 1) return x;
     if (n == 2) return dft2(w, x, p, temps);
     if (n == 4) return dft4(w, x, p, temps);
-    if (n % 4 != 0 || n > 32) throw std::logic_error("emit_dft: unsupported radix " + std::to_string(n));
+    if (n > kMaxButterfly) throw std::logic_error("emit_dft: unsupported radix " + std::to_string(n));
+    // Radix 4 first where it divides n, else the smallest prime factor.
+    size_t a = n % 4 == 0 ? 4 : 2;
+    while (n % a != 0) ++a;
+    if (a == n) return dft_odd_prime(w, x, p, temps);
     // n = a * b: input n = b * n1 + n2, output k = k1 + a * k2.
     // 1. for each n2, an a-point DFT over n1; 2. multiply by W_n^{n2 k1}; 3. for each k1, a
     // b-point DFT over n2.
-    const size_t a = 4, b = n / 4;
+    const size_t b = n / a;
     std::vector<std::vector<std::string>> y(b);  // y[n2][k1]
     for (size_t n2 = 0; n2 < b; ++n2) {
         std::vector<std::string> column;

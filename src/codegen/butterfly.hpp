@@ -18,9 +18,13 @@ private:
     int count_ = 0;
 };
 
-// Emits a forward DFT (e^{-}) of the complex values named by `x`, whose count is 1 or a power
-// of two up to 32, and returns the names that hold X[0], X[1], ... afterwards. Values are
-// renamed rather than copied, so the result is a permutation of `x` and of new temporaries.
+// The largest butterfly emit_dft writes.
+inline constexpr size_t kMaxButterfly = 32;
+
+// Emits a forward DFT (e^{-}) of the complex values named by `x`, whose count is 1 to
+// kMaxButterfly (composite counts split into radix-4 and prime factors), and returns the names
+// that hold X[0], X[1], ... afterwards. Values are renamed rather than copied, so the result is
+// a permutation of `x` and of new temporaries.
 std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>& x, Precision p,
                                   TempNames& temps);
 

@@ -1,5 +1,6 @@
 #include "codegen/pass_kernel.hpp"
 
+#include <bit>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -39,6 +40,9 @@ public:
         // Whether the point is in the column's upper half, for exchange_rounds == 4: "true",
         // "false", or a GLSL expression evaluated at run time.
         std::string upper = "false";
+        // A GLSL condition under which the move happens (empty: always), for invocations
+        // without a butterfly in the last group of a non-uniform stage.
+        std::string guard = "";
     };
 
     void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads_in) {
@@ -68,6 +72,7 @@ public:
             for (const Move& m : writes) {
                 if (!in_round(m)) continue;
                 const std::string a = word(m);
+                if (!m.guard.empty()) w_.open("if (" + m.guard + ")");
                 if (rounds_ == 1) {
                     w_.line("sh0[" + a + "] = " + m.value + ".x;");
                     w_.line("sh1[" + a + "] = " + m.value + ".y;");
@@ -77,11 +82,13 @@ public:
                 } else {
                     w_.line("sh0[" + a + "] = " + m.value + "." + c + ";");
                 }
+                if (!m.guard.empty()) w_.close();
             }
             wait(scope);
             for (const Move& m : reads) {
                 if (!in_round(m)) continue;
                 const std::string a = word(m);
+                if (!m.guard.empty()) w_.line("if (" + m.guard + ")");
                 if (rounds_ == 1)
                     w_.line(m.value + " = " + type_ + "(sh0[" + a + "], sh1[" + a + "]);");
                 else
@@ -139,13 +146,108 @@ std::vector<uint8_t> pack_params(Precision precision, const PassParams& p) {
     return out;
 }
 
+namespace {
+
+// What every pass kernel declares: its workgroup size, the source, destination and twiddle
+// buffers (kPassBindings), and the push constants (pack_params).
+void emit_interface(GlslWriter& w, uint32_t workgroup_size, Precision precision) {
+    const Types ty = types(precision);
+    const std::string C(ty.complex), Rl(ty.real);
+    w.line("layout(local_size_x = " + std::to_string(workgroup_size) + ") in;");
+    w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
+    w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
+    w.line("layout(std430, set = 0, binding = 2) readonly buffer Twiddles { " + C + " tw[]; };");
+    w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; uint columns; " + Rl +
+           " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
+}
+
+// The direct sum X_k = sum_j x_j W_N^{jk} (KernelKind::direct). Workgroup g computes block
+// g mod output_blocks of transform g / output_blocks: invocation tid the outputs
+// k = block * WG * K + tid + r * WG, r < K. Every invocation reads every input of its transform
+// (the same address across the workgroup, served by the cache). Each output keeps its exponent
+// e = j k mod N exactly in integers, and sums in three levels (8 terms, 32 of those, then the
+// rest), so that rounding grows far slower than with N. A barrier before the stores lets a
+// transform of one block run in place.
+std::string generate_direct_kernel(const PassKernel& k) {
+    const Types ty = types(k.precision);
+    const std::string C(ty.complex), Rl(ty.real);
+    const uint32_t N = k.length, K = k.points_per_thread, WG = k.workgroup_size;
+    GlslWriter w;
+    w.line("#version 450");
+    w.line("// twiddle direct sum: length " + std::to_string(N) + ", " + std::to_string(K) +
+           " outputs per invocation, " + std::to_string(k.output_blocks) + " workgroups per transform");
+    emit_interface(w, WG, k.precision);
+    w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
+           "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
+    w.open("void main()");
+    w.line("uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
+    w.line("uint row = group / " + u(k.output_blocks) + ", block = group % " + u(k.output_blocks) + ";");
+    w.line("if (row >= params.columns) return;  // the same for the whole workgroup");
+    w.line("uint tid = gl_LocalInvocationID.x;");
+    w.line("uint src_row = params.src_offset + row * " + u(N) + ";");
+    auto each = [&](const std::string& pattern) {
+        for (uint32_t r = 0; r < K; ++r) {
+            std::string line = pattern;
+            for (size_t at; (at = line.find('#')) != std::string::npos;)
+                line.replace(at, 1, std::to_string(r));
+            w.line(line);
+        }
+    };
+    for (uint32_t r = 0; r < K; ++r) {
+        const std::string s = std::to_string(r);
+        w.line("uint k" + s + " = block * " + u(WG * K) + " + tid + " + u(r * WG) + ";");
+        // Invocations past the last output step by 0 and store nothing.
+        w.line("uint step" + s + " = k" + s + " < " + u(N) + " ? k" + s + " : 0u;");
+    }
+    each("uint e# = 0u;");
+    each(C + " acc# = " + C + "(0);");
+    each(C + " sum# = " + C + "(0);");
+    // Terms j = first + t, t < count, written out: lavapipe ends a shader's loops after 65535
+    // iterations in all (llvmpipe's loop limiter), so the loop runs over blocks of 8.
+    auto terms = [&](const std::string& first, uint32_t count) {
+        each(C + " part# = " + C + "(0);");
+        for (uint32_t t = 0; t < count; ++t) {
+            w.line("x = src[src_row + " + first + " + " + u(t) + "];");
+            w.line("x.y *= params.load_sign;");
+            each("part# += cmul(x, tw[e#]);");
+            each("e# += step#;");
+            each("if (e# >= " + u(N) + ") e# -= " + u(N) + ";");
+        }
+        each("sum# += part#;");
+    };
+    w.line(C + " x;");
+    if (N / 8 > 0) {
+        w.open("for (uint b = 0u; b < " + u(N / 8) + "; ++b)");
+        terms("b * 8u", 8);
+        w.open("if ((b & 31u) == 31u)");
+        each("acc# += sum#;");
+        each("sum# = " + C + "(0);");
+        w.close();
+        w.close();
+    }
+    if (N % 8 > 0) terms(u(N / 8 * 8), N % 8);
+    each("acc# += sum#;");
+    w.line("barrier();  // every input is read before any output is written");
+    w.line("uint dst_row = params.dst_offset + row * " + u(N) + ";");
+    each("if (k# < " + u(N) + ") dst[dst_row + k#] = " + C +
+         "(acc#.x * params.store_re, acc#.y * params.store_im);");
+    w.close();
+    return w.str();
+}
+
+}  // namespace
+
 std::string generate_pass_kernel(const PassKernel& k) {
+    if (k.kind == KernelKind::direct) return generate_direct_kernel(k);
     const Types ty = types(k.precision);
     const std::string C(ty.complex), Rl(ty.real);
     const uint32_t N = k.length, R = k.radix, T = N / R, S = k.span;
-    const uint32_t P = k.points_per_thread, TPC = R / P, B = k.columns_per_workgroup;
+    const uint32_t P = k.points_per_thread, TPC = k.threads_per_column, B = k.columns_per_workgroup;
     const uint32_t WG = k.workgroup_size;
     if (WG != B * TPC) throw std::logic_error("pass kernel: workgroup size is not columns * threads");
+    if (S > 1 && !k.uniform()) throw std::logic_error("pass kernel: pass twiddles need a uniform kernel");
+    // Elements each invocation moves in a staged load or store: the tile's B * R over WG.
+    const uint32_t staged_count = (R + TPC - 1) / TPC;
 
     GlslWriter w;
     TempNames temps;
@@ -154,12 +256,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) + ", span " +
            std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " + std::to_string(B) +
            " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
-    w.line("layout(local_size_x = " + std::to_string(WG) + ") in;");
-    w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
-    w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
-    w.line("layout(std430, set = 0, binding = 2) readonly buffer Twiddles { " + C + " tw[]; };");
-    w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; uint columns; " + Rl +
-           " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
+    emit_interface(w, WG, k.precision);
     const bool shared = k.shared_bytes > 0;
     if (shared) {
         // The planner's sizes; pad() skips the pad word after every 32.
@@ -205,8 +302,25 @@ std::string generate_pass_kernel(const PassKernel& k) {
     };
     auto numbered = [](const char* prefix, uint32_t r) { return prefix + std::to_string(r); };
 
-    // What an invocation reads from memory for one tile, into registers named prefix0..: point
-    // i + r * TPC of its column, or, for a staged load, element tid + r * WG of the tile, whose
+    // Register `reg` of a stage of radix r (see PassKernel::threads_per_column): it holds point
+    // i + offset of the column, if `guard` (empty: always) holds.
+    struct Slot {
+        uint32_t offset;
+        std::string guard;
+    };
+    auto slot = [&](uint32_t r, uint32_t reg) {
+        const uint32_t groups = k.groups(r), q_count = R / r, g = reg % groups, m = reg / groups;
+        const bool partial = (g + 1) * TPC > q_count;
+        return Slot{g * TPC + m * q_count, partial ? "i < " + u(q_count - g * TPC) : ""};
+    };
+    // The registers of the first stage's inputs and of the last stage's outputs.
+    const uint32_t first_radix = k.stages.empty() ? 1 : k.stages.front().radix;
+    const uint32_t last_radix = k.stages.empty() ? 1 : k.stages.back().radix;
+    const uint32_t load_count = k.groups(first_radix) * first_radix;
+    const uint32_t store_count = k.groups(last_radix) * last_radix;
+
+    // What an invocation reads from memory for one tile, into registers named prefix0..: the
+    // first stage's inputs (`slot`), or, for a staged load, element tid + r * WG of the tile, whose
     // columns are then contiguous runs of R points. A tile's `tile_points` counts the points of
     // its live columns and `tile_base` is where its first column's run starts.
     const bool staged = k.staged_load || k.staged_store;
@@ -220,7 +334,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.open("");
         if (k.staged_load) {
             emit_tile_extent(t, "_f");
-            for (uint32_t r = 0; r < P; ++r) {
+            for (uint32_t r = 0; r < staged_count; ++r) {
                 const std::string e = "tid + " + u(r * WG);
                 w.line(numbered(prefix, r) + " = " + e +
                        " < tile_points_f ? src[params.src_offset + tile_base_f + " + e + "] : " + C + "(0);");
@@ -229,8 +343,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
             w.line("uint c = " + t + " * " + u(B) + " + lc;");
             w.open("if (c < params.columns)");
             w.line("uint base = params.src_offset + (c / " + u(T) + ") * " + u(N) + " + c % " + u(T) + ";");
-            for (uint32_t r = 0; r < P; ++r)
-                w.line(numbered(prefix, r) + " = src[base + " + u(r * TPC * T) + " + i * " + u(T) + "];");
+            for (uint32_t r = 0; r < load_count; ++r) {
+                const Slot sl = slot(first_radix, r);
+                if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
+                w.line(numbered(prefix, r) + " = src[base + " + u(sl.offset * T) + " + i * " + u(T) + "];");
+            }
             w.close();
         }
         w.close();
@@ -239,23 +356,26 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // Registers: v (the points being transformed), g (a staged tile's elements), n (the next
     // tile's, when prefetching).
     const char* fetched = k.staged_load ? "g" : "v";
+    const uint32_t fetched_count = k.staged_load ? staged_count : load_count;
     std::vector<std::string> v(P);
     for (uint32_t r = 0; r < P; ++r) {
         v[r] = numbered("v", r);
         w.line(C + " " + v[r] + " = " + C + "(0);");
-        if (staged) w.line(C + " " + numbered("g", r) + " = " + C + "(0);");
     }
+    if (staged)
+        for (uint32_t r = 0; r < staged_count; ++r) w.line(C + " " + numbered("g", r) + " = " + C + "(0);");
     if (k.prefetch) {
         // Persistent workgroups: each loads its first tile, then loops, starting the loads of its
         // next tile before transforming the current one so that memory stays busy through the
         // shared-memory exchanges and barriers.
-        for (uint32_t r = 0; r < P; ++r) w.line(C + " " + numbered("n", r) + " = " + C + "(0);");
+        for (uint32_t r = 0; r < fetched_count; ++r) w.line(C + " " + numbered("n", r) + " = " + C + "(0);");
         w.line("uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y;");
         w.open("if (tile < tiles)");
         emit_fetch("tile", "n");
         w.close();
         w.open("for (; tile < tiles; tile += stride)");
-        for (uint32_t r = 0; r < P; ++r) w.line(numbered(fetched, r) + " = " + numbered("n", r) + ";");
+        for (uint32_t r = 0; r < fetched_count; ++r)
+            w.line(numbered(fetched, r) + " = " + numbered("n", r) + ";");
         w.open("if (tile + stride < tiles)");
         emit_fetch("(tile + stride)", "n");
         w.close();
@@ -281,21 +401,28 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.stages.size() > 1) last_scope = stage_scope;
     if (k.staged_store) last_scope = Scope::workgroup;
     SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
-    const std::string tile_index = "lc * " + u(R) + " + i + ";
+    // A staged tile in shared memory holds its columns as contiguous runs of R points.
+    auto tile_index = [&](uint32_t offset) { return "lc * " + u(R) + " + i + " + u(offset); };
+    // A staged tile's elements beyond its live columns stay out of shared memory.
+    auto staged_guard = [&](uint32_t r) {
+        return staged_count * TPC > R ? "tid + " + u(r * WG) + " < " + u(B * R) : std::string();
+    };
     if (k.staged_load) {
         std::vector<SharedExchange::Move> writes, reads;
-        for (uint32_t r = 0; r < P; ++r) {
-            writes.push_back({numbered("g", r), "tid + " + u(r * WG)});
-            reads.push_back({v[r], tile_index + u(r * TPC)});
+        for (uint32_t r = 0; r < staged_count; ++r)
+            writes.push_back({numbered("g", r), "tid + " + u(r * WG), "false", staged_guard(r)});
+        for (uint32_t r = 0; r < load_count; ++r) {
+            const Slot sl = slot(first_radix, r);
+            reads.push_back({v[r], tile_index(sl.offset), "false", sl.guard});
         }
         exchange(Scope::workgroup, writes, reads);
     }
-    for (uint32_t r = 0; r < P; ++r) w.line(v[r] + ".y *= params.load_sign;");
+    for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
 
     // Pass twiddles W_{S R}^{jj * (i + r * TPC)} = W_{S R}^{jj * i} * W_{S P}^{jj * r} (see
     // PassKernel::lane_columns and step_split).
     if (S > 1) {
-        const uint32_t split = k.step_split, highs = S / split;
+        const uint32_t split = k.step_split, highs = (S + split - 1) / split;
         auto step = [&](uint32_t r) {
             const std::string low =
                 "tw[" + u(k.step_low_offset + (r - 1) * split) + " + jj % " + u(split) + "]";
@@ -318,18 +445,21 @@ std::string generate_pass_kernel(const PassKernel& k) {
         }
     }
 
-    // Stockham stages. Invocation i does butterflies q = i + g * TPC (g < P / r) on registers
-    // v[m * (P / r) + g]; the last stage leaves point i + reg * TPC in out[reg].
+    // Stockham stages. Invocation i does butterflies q = i + g * TPC (g < groups) on registers
+    // v[m * groups + g]; the last stage leaves point i + slot(last_radix, reg).offset in out[reg].
     std::vector<std::string> out = v;
     for (size_t s = 0; s < k.stages.size(); ++s) {
         const Stage& st = k.stages[s];
-        const uint32_t r = st.radix, ns = st.span, groups = P / r;
+        const uint32_t r = st.radix, ns = st.span, groups = k.groups(r);
         const bool last = s + 1 == k.stages.size();
         std::vector<SharedExchange::Move> writes;
         for (uint32_t g = 0; g < groups; ++g) {
             const std::string q = "(i + " + u(g * TPC) + ")";
+            const std::string guard = slot(r, g).guard;
             const std::string j = "j" + std::to_string(s) + "_" + std::to_string(g);
-            if (ns > 1) w.line("uint " + j + " = " + q + " & " + u(ns - 1) + ";");
+            if (ns > 1)
+                w.line("uint " + j + " = " + q +
+                       (std::has_single_bit(ns) ? " & " + u(ns - 1) : " % " + u(ns)) + ";");
             std::vector<std::string> regs;
             for (uint32_t m = 0; m < r; ++m) regs.push_back(v[m * groups + g]);
             if (ns > 1)
@@ -350,14 +480,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
                                           : g >= groups / 2 ? "true"
                                                             : "false";
                 for (uint32_t m = 0; m < r; ++m)
-                    writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper});
+                    writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper, guard});
             }
         }
         if (!last) {
-            // Point i + r2 * TPC lies in the upper half when r2 >= P / 2.
+            // The next stage's inputs. In halves (uniform kernels only), point i + r2 * TPC lies
+            // in the upper half when r2 >= P / 2.
+            const uint32_t next = k.stages[s + 1].radix;
             std::vector<SharedExchange::Move> reads;
-            for (uint32_t r2 = 0; r2 < P; ++r2)
-                reads.push_back({v[r2], shared_index("i + " + u(r2 * TPC)), r2 >= P / 2 ? "true" : "false"});
+            for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
+                const Slot sl = slot(next, r2);
+                reads.push_back(
+                    {v[r2], shared_index("i + " + u(sl.offset)), r2 >= P / 2 ? "true" : "false", sl.guard});
+            }
             exchange(stage_scope, writes, reads);
         }
     }
@@ -367,20 +502,25 @@ std::string generate_pass_kernel(const PassKernel& k) {
     };
     if (k.staged_store) {
         std::vector<SharedExchange::Move> writes, reads;
-        for (uint32_t r = 0; r < P; ++r) {
-            writes.push_back({out[r], tile_index + u(r * TPC)});
-            reads.push_back({numbered("g", r), "tid + " + u(r * WG)});
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
         }
+        for (uint32_t r = 0; r < staged_count; ++r)
+            reads.push_back({numbered("g", r), "tid + " + u(r * WG), "false", staged_guard(r)});
         exchange(Scope::workgroup, writes, reads);
-        for (uint32_t r = 0; r < P; ++r) {
+        for (uint32_t r = 0; r < staged_count; ++r) {
             const std::string e = "tid + " + u(r * WG);
             w.line("if (" + e + " < tile_points) dst[params.dst_offset + tile_base + " + e +
                    "] = " + scaled(numbered("g", r)) + ";");
         }
     } else {
         w.open("if (live)");
-        for (uint32_t r = 0; r < P; ++r)
-            w.line("dst[dst_base + " + u(r * TPC * S) + " + i * " + u(S) + "] = " + scaled(out[r]) + ";");
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
+            w.line("dst[dst_base + " + u(sl.offset * S) + " + i * " + u(S) + "] = " + scaled(out[r]) + ";");
+        }
         w.close();
     }
     if (k.prefetch) w.close();  // the tile loop

@@ -32,6 +32,8 @@ std::string_view to_string(BufferRole r) {
     return "?";
 }
 
+std::string_view to_string(Strategy s) { return s == Strategy::dft ? "dft" : "auto"; }
+
 std::string_view to_string(DeviceType t) {
     switch (t) {
     case DeviceType::integrated_gpu: return "integrated_gpu";
@@ -47,6 +49,12 @@ Normalization parse_normalization(std::string_view name) {
     for (auto n : {Normalization::backward, Normalization::ortho, Normalization::forward})
         if (name == to_string(n)) return n;
     throw Error("normalization must be backward, ortho or forward, got '" + std::string(name) + "'");
+}
+
+Strategy parse_strategy(std::string_view name) {
+    for (auto s : {Strategy::automatic, Strategy::dft})
+        if (name == to_string(s)) return s;
+    throw Error("strategy must be auto or dft, got '" + std::string(name) + "'");
 }
 
 double scale_factor(Normalization n, Direction d, uint64_t length) {

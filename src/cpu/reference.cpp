@@ -35,22 +35,66 @@ void fft_pow2(std::vector<cld>& a) {
 
 void dft_direct(std::vector<cld>& a) {
     const size_t n = a.size();
-    std::vector<cld> out(n);
+    std::vector<cld> roots(n), out(n);
+    for (size_t k = 0; k < n; ++k) roots[k] = unit_root(k, n);
     for (size_t k = 0; k < n; ++k) {
         cld acc = 0;
-        for (size_t j = 0; j < n; ++j) acc += a[j] * unit_root((uint64_t(j) * k) % n, n);
+        for (size_t j = 0; j < n; ++j) acc += a[j] * roots[(uint64_t(j) * k) % n];
         out[k] = acc;
     }
     a.swap(out);
 }
 
+void fft_any(std::vector<cld>& a);
+
+// Bluestein: the DFT as a convolution with the chirp W_{2n}^{k^2}, through power-of-two
+// transforms of at least 2n - 1 points.
+void bluestein(std::vector<cld>& a) {
+    const uint64_t n = a.size();
+    const size_t m = std::bit_ceil(2 * n - 1);
+    std::vector<cld> chirp(n), x(m), y(m);
+    for (uint64_t k = 0; k < n; ++k) chirp[k] = unit_root((k * k) % (2 * n), 2 * n);
+    for (uint64_t k = 0; k < n; ++k) x[k] = a[k] * chirp[k];
+    y[0] = std::conj(chirp[0]);
+    for (uint64_t k = 1; k < n; ++k) y[k] = y[m - k] = std::conj(chirp[k]);
+    fft_pow2(x);
+    fft_pow2(y);
+    for (size_t k = 0; k < m; ++k) x[k] = std::conj(x[k] * y[k]);
+    fft_pow2(x);  // the inverse, through conjugation
+    for (uint64_t k = 0; k < n; ++k) a[k] = std::conj(x[k]) * chirp[k] / static_cast<long double>(m);
+}
+
+// Any length: powers of two directly, a composite n = p * m as p interleaved m-point
+// transforms combined by p-point DFTs (decimation in time, p the smallest prime factor), and
+// primes by the definition up to 64 points, else by Bluestein.
+void fft_any(std::vector<cld>& a) {
+    const size_t n = a.size();
+    if (n <= 1) return;
+    if (std::has_single_bit(n)) return fft_pow2(a);
+    size_t p = 2;
+    while (p * p <= n && n % p != 0) ++p;
+    if (n % p != 0) return n <= 64 ? dft_direct(a) : bluestein(a);
+    const size_t m = n / p;
+    std::vector<std::vector<cld>> sub(p, std::vector<cld>(m));
+    for (size_t r = 0; r < p; ++r) {
+        for (size_t j = 0; j < m; ++j) sub[r][j] = a[j * p + r];
+        fft_any(sub[r]);
+    }
+    std::vector<cld> roots(n);
+    for (size_t k = 0; k < n; ++k) roots[k] = unit_root(k, n);
+    for (size_t k = 0; k < m; ++k)
+        for (size_t q = 0; q < p; ++q) {
+            const size_t out = k + m * q;
+            cld acc = 0;
+            for (size_t r = 0; r < p; ++r) acc += sub[r][k] * roots[(r * out) % n];
+            a[out] = acc;
+        }
+}
+
 void transform_row(std::vector<cld>& row, Direction direction) {
     if (direction == Direction::inverse)
         for (auto& v : row) v = std::conj(v);
-    if (std::has_single_bit(row.size()))
-        fft_pow2(row);
-    else
-        dft_direct(row);
+    fft_any(row);
     if (direction == Direction::inverse)
         for (auto& v : row) v = std::conj(v);
 }
@@ -96,16 +140,28 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
     std::vector<cld> col, next;
     for (const Pass& pass : plan.passes) {
         const PassKernel& k = pass.kernel;
-        const uint64_t T = k.columns_per_transform(), R = k.radix, span = k.span;
+        if (k.kind == KernelKind::direct) {
+            // X_k = sum_j x_j W_N^{jk} from the table's W_N^e.
+            for (uint64_t b = 0; b < pass.columns; ++b)
+                for (uint64_t out = 0; out < n; ++out) {
+                    cld acc = 0;
+                    for (uint64_t j = 0; j < n; ++j) acc += src[b * n + j] * tw[(j * out) % n];
+                    dst[b * n + out] = acc;
+                }
+            src.swap(dst);
+            continue;
+        }
+        // A pass's transforms have k.length points: n, or 1 for the direct sum's copy pass.
+        const uint64_t L = k.length, T = k.columns_per_transform(), R = k.radix, span = k.span;
         col.resize(R);
         next.resize(R);
         for (uint64_t c = 0; c < pass.columns; ++c) {
             const uint64_t b = c / T, t = c % T, jj = t % span;
             for (uint64_t r = 0; r < R; ++r) {
-                col[r] = src[b * n + t + r * T];
+                col[r] = src[b * L + t + r * T];
                 if (span > 1) {
                     // Point r = i + m * threads of the column is held by invocation i.
-                    const uint64_t threads = R / k.points_per_thread, i = r % threads, m = r / threads;
+                    const uint64_t threads = k.threads_per_column, i = r % threads, m = r / threads;
                     if (threads > 1) {
                         const uint64_t j_lo = jj % k.lane_columns, e = (jj - j_lo) * i;
                         const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
@@ -113,7 +169,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                                   tw[k.lane_offset + i * k.lane_columns + j_lo];
                     }
                     if (m > 0) {
-                        const uint64_t split = k.step_split, highs = span / split;
+                        const uint64_t split = k.step_split, highs = (span + split - 1) / split;
                         col[r] *= tw[k.step_low_offset + (m - 1) * split + jj % split];
                         if (highs > 1) col[r] *= tw[k.step_high_offset + (m - 1) * highs + jj / split];
                     }
@@ -137,7 +193,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                 }
                 col.swap(next);
             }
-            for (uint64_t r = 0; r < R; ++r) dst[b * n + (t - jj) * R + jj + r * span] = col[r];
+            for (uint64_t r = 0; r < R; ++r) dst[b * L + (t - jj) * R + jj + r * span] = col[r];
         }
         src.swap(dst);
     }

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "twiddle/error.hpp"
 #include "twiddle/logical_plan.hpp"
@@ -58,6 +61,88 @@ std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
     return out;
 }
 
+// The primes a length may have for the register butterflies (radices 2 to 16 built from them).
+constexpr uint32_t kPrimes[] = {2, 3, 5, 7, 11, 13};
+// Non-uniform kernels: the largest butterfly of a stage, and the most registers per invocation.
+constexpr uint32_t kMixedRadix = 16;
+constexpr uint32_t kMaxPoints = 32;
+
+// The prime factors of n in ascending order, or empty if n has a prime factor above 13.
+std::vector<uint32_t> smooth_factors(uint64_t n) {
+    std::vector<uint32_t> out;
+    for (uint32_t p : kPrimes)
+        for (; n % p == 0; n /= p) out.push_back(p);
+    if (n != 1) out.clear();
+    return out;
+}
+
+// How a column of `radix` points is spread over invocations (PassKernel::threads_per_column).
+struct ColumnLayout {
+    uint32_t points = 1;   // registers per invocation
+    uint32_t threads = 1;  // invocations per column
+    std::vector<uint32_t> stages;
+};
+
+// Stage radices for an R-point pass whose invocations hold P points each, in a uniform layout
+// (every stage radix divides P): repeatedly the largest radix dividing both P and what is left,
+// remainders first. Empty if R has a prime factor that P lacks.
+std::vector<uint32_t> uniform_stages(uint32_t radix, uint32_t points) {
+    std::vector<uint32_t> out;
+    for (uint32_t left = radix; left > 1;) {
+        const uint32_t r = std::gcd(left, points);
+        if (r == 1) return {};
+        out.push_back(r);
+        left /= r;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+// A layout for a column length that is not a power of two, from its prime factors (which
+// smooth_factors has checked). Uniform where some P <= kMaxPoints holds every prime of the
+// length: the fewest stages, then P at most 16, then the largest P. Otherwise (lengths such as
+// 4095 = 3^2 5 7 13), stages from the primes packed into radices up to kMixedRadix, and the
+// invocation count that wastes the fewest butterfly slots within kMaxPoints registers.
+std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only) {
+    std::optional<ColumnLayout> best;
+    auto rank = [](const ColumnLayout& l) {
+        return std::make_tuple(l.stages.size(), l.points > kDefaultRadix, -int64_t(l.points));
+    };
+    for (uint32_t p = 1; p <= std::min(radix, kMaxPoints); ++p) {
+        if (radix % p != 0) continue;
+        ColumnLayout l{p, radix / p, uniform_stages(radix, p)};
+        if (l.stages.empty() && radix > 1) continue;
+        if (!best || rank(l) < rank(*best)) best = l;
+    }
+    if (best || uniform_only) return best;
+
+    // First-fit decreasing of the odd primes, then the twos, into radices of at most 16.
+    std::vector<uint32_t> primes = smooth_factors(radix), bins;
+    std::sort(primes.rbegin(), primes.rend());
+    for (uint32_t p : primes) {
+        auto fit = std::find_if(bins.begin(), bins.end(), [&](uint32_t b) { return b * p <= kMixedRadix; });
+        if (fit != bins.end())
+            *fit *= p;
+        else
+            bins.push_back(p);
+    }
+    std::sort(bins.begin(), bins.end());
+    uint64_t best_cost = UINT64_MAX;
+    for (uint32_t threads = 1; threads <= radix; ++threads) {
+        uint32_t points = 0;
+        uint64_t cost = 0;  // butterfly-point slots the column's invocations run, idle ones included
+        for (uint32_t r : bins) {
+            const uint32_t groups = (radix / r + threads - 1) / threads;
+            points = std::max(points, groups * r);
+            cost += uint64_t(groups) * r * threads;
+        }
+        if (points > kMaxPoints || cost >= best_cost) continue;
+        best_cost = cost;
+        best = ColumnLayout{points, threads, bins};
+    }
+    return best;
+}
+
 // Geometry the planner allows beyond the defaults, for plans that need it.
 struct Allow {
     bool half_rounds = false;   // one-column kernels exchanging half of their points at a time
@@ -67,6 +152,7 @@ struct Allow {
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
 // geometry fits the device.
 bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, Allow allow = {}) {
+    const bool pow2 = std::has_single_bit(k.radix);
     // One-pass columns of 64 points take 8 per invocation by default, so that 8 invocations
     // share a column and load it directly (H200: 90% of copy against 76-78% with 16 per
     // invocation).
@@ -92,8 +178,18 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
                              : narrow                        ? 8
                              : whole || wide || long_columns ? 32
                                                              : kDefaultRadix;
-    const uint32_t ppt = std::min(k.radix, largest);
-    const uint32_t threads_per_column = k.radix / ppt;
+    ColumnLayout layout;
+    if (pow2) {
+        layout.points = std::min(k.radix, largest);
+        layout.threads = k.radix / layout.points;
+        layout.stages = stage_radices(k.radix, layout.points);
+    } else if (auto l = mixed_layout(k.radix, !k.points_contiguous)) {
+        // Pass twiddles (multi-pass kernels) need the uniform layout.
+        layout = *l;
+    } else {
+        return false;
+    }
+    const uint32_t threads_per_column = layout.threads;
     const uint32_t max_threads = std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
     const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
     const uint32_t shared_limit = options.max_shared_memory
@@ -117,10 +213,10 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     const bool short_columns = k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
     const bool staged_load = short_columns;
     const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
-    const auto stages = stage_radices(k.radix, largest);
+    const auto& stages = layout.stages;
     const bool exchanges = stages.size() > 1 || staged_load || staged_store;
     const bool subgroup_exchanges =
-        subgroups && k.points_contiguous && stages.size() > 1 && threads_per_column <= caps.subgroup_size;
+        subgroups && k.points_contiguous && stages.size() > 1 && caps.subgroup_size % threads_per_column == 0;
     // The flag through which a workgroup agrees whether its subgroups are laid out as expected.
     const uint64_t flag_bytes = subgroup_exchanges ? 4 : 0;
 
@@ -129,8 +225,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         if (threads > max_threads) continue;
         // Both components in one round if they fit, else one component at a time, else one
         // component of half the points (PassKernel::exchange_rounds).
-        const bool halves = allow.half_rounds && block == 1 && k.points_contiguous && stages.size() > 1 &&
-                            !staged_load && !staged_store;
+        const bool halves = allow.half_rounds && pow2 && block == 1 && k.points_contiguous &&
+                            stages.size() > 1 && !staged_load && !staged_store;
         uint32_t rounds = 0;
         uint64_t shared = 0;
         for (uint32_t r : {1u, 2u, 4u}) {
@@ -142,7 +238,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         }
         if (shared > shared_limit) continue;
 
-        k.points_per_thread = ppt;
+        k.points_per_thread = layout.points;
+        k.threads_per_column = threads_per_column;
         k.columns_per_workgroup = block;
         k.workgroup_size = static_cast<uint32_t>(threads);
         k.staged_load = staged_load;
@@ -194,7 +291,7 @@ public:
     // also lanes[i][j_lo] = W^{j_lo i} and a two-level table of W^e: fine[lo] = W^lo,
     // coarse[hi] = W^(hi << bits).
     void pass_tables(PassKernel& k) {
-        const uint32_t period = k.span * k.radix, P = k.points_per_thread, threads = k.radix / P;
+        const uint32_t period = k.span * k.radix, P = k.points_per_thread, threads = k.threads_per_column;
         // One table of (P - 1) * span steps while that is small, else two of about sqrt(span)
         // (a single table held 15 * 2^18 entries at 2^27 points).
         k.step_split = k.span <= kOneStepTableSpan ? k.span : 1u << ((log2u(k.span) + 1) / 2);
@@ -204,7 +301,7 @@ public:
         k.step_high_offset = static_cast<uint32_t>(entries_.size());
         if (k.step_split < k.span)
             for (uint32_t m = 1; m < P; ++m)
-                for (uint32_t hi = 0; hi < k.span / k.step_split; ++hi)
+                for (uint32_t hi = 0; hi < (k.span + k.step_split - 1) / k.step_split; ++hi)
                     entries_.push_back({hi * k.step_split * m, k.span * P});
         if (threads == 1) return;
         k.lane_columns = std::min(k.span, k.columns_per_workgroup);
@@ -218,7 +315,8 @@ public:
         k.fine_offset = static_cast<uint32_t>(entries_.size());
         for (uint32_t lo = 0; lo < (1u << bits); ++lo) entries_.push_back({lo, period});
         k.coarse_offset = static_cast<uint32_t>(entries_.size());
-        for (uint32_t hi = 0; hi < (range >> bits); ++hi) entries_.push_back({hi << bits, period});
+        for (uint32_t hi = 0; hi < (range + (1u << bits) - 1) >> bits; ++hi)
+            entries_.push_back({hi << bits, period});
     }
 
     std::vector<TwiddleEntry> take() { return std::move(entries_); }
@@ -254,6 +352,191 @@ std::vector<Route> make_routes(size_t passes, Placement placement) {
     return routes;
 }
 
+// The passes of a transform: their radices (largest first), and the kernel options and
+// geometry they are fitted with.
+struct PassChoice {
+    std::vector<uint32_t> radices;
+    Options kernel_options;
+    Allow allow;
+    bool all_shared = false;  // the one pass takes all of the shared memory by default
+};
+
+PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision) {
+    auto cap = [&](uint32_t r) { return options.max_pass_length ? std::min(r, options.max_pass_length) : r; };
+    // Kernels keep within half the shared memory by default (Options::max_shared_memory), except
+    // that one pass with all of it beats two passes (H200, 8192 points: 2694 GB/s against 1797).
+    // Such a pass takes 32 points per invocation by default: fewer exchanges, which each wait on
+    // the whole workgroup (H200, 8192 points: 3193 GB/s against 2692-2791 with 16). Failing that,
+    // one pass that exchanges half the points at a time (16384 on the H200).
+    Options kernel_options = options;
+    Allow allow;
+    bool all_shared = false;  // the one pass takes all of the shared memory by default
+    uint32_t one_pass = cap(longest_pass(caps, options, precision, true));
+    if (n > one_pass && options.max_shared_memory == 0) {
+        Options full = options;
+        full.max_shared_memory = caps.max_shared_memory_bytes;
+        if (full.max_radix == 0 && precision == Precision::f32) full.max_radix = kMaxRadix;
+        for (bool halves : {false, true})
+            if (n <= cap(longest_pass(caps, full, precision, true, Allow{.half_rounds = halves}))) {
+                kernel_options = full;
+                all_shared = true;
+                allow.half_rounds = halves;
+                one_pass = static_cast<uint32_t>(n);
+                break;
+            }
+    }
+    // A caller's shared-memory limit: one pass in halves rather than more passes.
+    if (n > one_pass && options.max_shared_memory != 0 &&
+        n <= cap(longest_pass(caps, options, precision, true, Allow{.half_rounds = true}))) {
+        allow.half_rounds = true;
+        one_pass = static_cast<uint32_t>(n);
+    }
+    uint32_t per_pass = cap(longest_pass(caps, options, precision, false));
+    if (per_pass < 2 && n > one_pass)
+        throw UnsupportedError("the device's shared memory and workgroup limits fit no multi-pass kernel");
+    const uint32_t bits = log2u(n);
+    auto passes_of = [&](uint32_t longest) { return (bits + log2u(longest) - 1) / log2u(longest); };
+    // Two passes with narrow tiles where wide ones do not fit beat three of wide ones (H200: 2^19
+    // at 1224 GB/s against 1163, 2^20 at 1205 against 1131-1137), though not two passes of wide
+    // tiles. Each pass takes the widest tiles that fit.
+    if (n > one_pass && options.columns_per_workgroup == 0 && passes_of(per_pass) == 3) {
+        const uint32_t longest =
+            cap(longest_pass(caps, kernel_options, precision, false, Allow{.narrow_tiles = true}));
+        if (longest >= 2 && passes_of(longest) == 2) {
+            allow.narrow_tiles = true;
+            per_pass = longest;
+        }
+    }
+
+    // Pass radices, largest first, as even as the bits allow.
+    std::vector<uint32_t> radices;
+    if (n <= one_pass) {
+        radices.push_back(static_cast<uint32_t>(n));
+    } else {
+        const uint32_t per = log2u(per_pass);
+        const uint32_t count = (bits + per - 1) / per;
+        for (uint32_t i = 0; i < count; ++i)
+            radices.push_back(1u << (bits / count + (i < bits % count ? 1 : 0)));
+    }
+
+    return PassChoice{radices, kernel_options, allow, all_shared};
+}
+
+// Whether a kernel for `radix` points per column fits.
+bool fits(uint32_t radix, bool contiguous, const DeviceCaps& caps, const Options& options,
+          Precision precision, Allow allow = {}) {
+    PassKernel k;
+    k.precision = precision;
+    k.radix = k.length = radix;
+    k.points_contiguous = contiguous;
+    return fit_kernel(k, caps, options, allow);
+}
+
+// Lengths that are not powers of two: one pass if it fits (with all of the shared memory if
+// need be), else the fewest passes whose radices divide n and fit, the most even first.
+PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision) {
+    PassChoice c{{}, options, {}, false};
+    // A pass holds at least one of the length's primes, whatever max_pass_length says.
+    const uint64_t max_pass = options.max_pass_length
+                                  ? std::max<uint64_t>(options.max_pass_length, smooth_factors(n).back())
+                                  : UINT32_MAX;
+    if (n <= max_pass) {
+        const uint32_t r = static_cast<uint32_t>(n);
+        if (fits(r, true, caps, options, precision)) return PassChoice{{r}, options, {}, false};
+        if (options.max_shared_memory == 0) {
+            Options full = options;
+            full.max_shared_memory = caps.max_shared_memory_bytes;
+            if (fits(r, true, caps, full, precision)) return PassChoice{{r}, full, {}, true};
+        }
+    }
+    // Divisors of n that fit a multi-pass kernel, any tile width.
+    c.allow.narrow_tiles = options.columns_per_workgroup == 0;
+    std::vector<uint32_t> divisors;
+    for (uint64_t d = 2; d <= std::min<uint64_t>(n / 2, max_pass); ++d)
+        if (n % d == 0 && fits(static_cast<uint32_t>(d), false, caps, options, precision, c.allow))
+            divisors.push_back(static_cast<uint32_t>(d));
+    // Factorizations of `left` into exactly `count` of those divisors, in non-increasing order up
+    // to `cap`; keeps the one whose largest factor is smallest.
+    std::vector<uint32_t> current, best;
+    auto search = [&](auto& self, uint64_t left, uint32_t count, uint64_t cap) -> void {
+        if (count == 1) {
+            if (left <= cap && std::binary_search(divisors.begin(), divisors.end(), left)) {
+                current.push_back(static_cast<uint32_t>(left));
+                if (best.empty() || current.front() < best.front()) best = current;
+                current.pop_back();
+            }
+            return;
+        }
+        for (auto it = divisors.rbegin(); it != divisors.rend(); ++it) {
+            const uint64_t d = *it;
+            if (d > cap || left % d != 0) continue;
+            if (!best.empty() && current.empty() && d >= best.front()) continue;
+            current.push_back(*it);
+            self(self, left / d, count - 1, d);
+            current.pop_back();
+        }
+    };
+    for (uint32_t count = 2; count <= 64 && best.empty(); ++count) search(search, n, count, n);
+    if (best.empty())
+        throw UnsupportedError("no split of length " + std::to_string(n) +
+                               " into passes fits the device's shared memory and workgroup limits");
+    c.radices = best;
+    return c;
+}
+
+// The direct sum (Strategy::dft): one pass of direct kernels, each workgroup computing a block
+// of one transform's outputs from all of its inputs. A workgroup reads its whole transform
+// before it writes, so a transform of one block may run in place; longer ones write to scratch
+// in place and a copy pass (a transform of length 1 over every element) brings them back.
+constexpr uint32_t kDirectOutputs = 4;      // outputs per invocation
+constexpr uint32_t kDirectWorkgroup = 256;  // most invocations per workgroup
+
+LogicalPlan direct_plan(const FftDesc& desc, const DeviceCaps& caps) {
+    const uint64_t n = desc.length();
+    if (n > kMaxDirectLength)
+        throw UnsupportedError("the direct sum takes lengths up to " + std::to_string(kMaxDirectLength) +
+                               ", got " + std::to_string(n));
+    PassKernel k;
+    k.kind = KernelKind::direct;
+    k.precision = desc.precision();
+    k.length = k.radix = static_cast<uint32_t>(n);
+    k.points_per_thread = kDirectOutputs;
+    const uint32_t max_threads =
+        std::min({caps.max_workgroup_invocations, caps.max_workgroup_size[0], kDirectWorkgroup});
+    k.workgroup_size = k.threads_per_column = std::min<uint32_t>(
+        max_threads, std::bit_ceil(static_cast<uint32_t>((n + kDirectOutputs - 1) / kDirectOutputs)));
+    k.output_blocks = static_cast<uint32_t>((n + uint64_t(k.workgroup_size) * kDirectOutputs - 1) /
+                                            (uint64_t(k.workgroup_size) * kDirectOutputs));
+
+    LogicalPlan out;
+    out.desc = desc;
+    for (uint32_t e = 0; e < n; ++e) out.twiddles.push_back({e, static_cast<uint32_t>(n)});
+    Pass direct;
+    direct.kernel = k;
+    direct.columns = desc.batch();
+    direct.tiles = direct.workgroups = desc.batch() * k.output_blocks;
+    out.passes.push_back(direct);
+    if (k.output_blocks > 1) {
+        PassKernel copy;
+        copy.precision = desc.precision();
+        if (!fit_kernel(copy, caps, Options{})) throw UnsupportedError("no copy kernel fits the device");
+        Pass p;
+        p.kernel = copy;
+        p.columns = desc.elements();
+        p.tiles = p.workgroups = (p.columns + copy.columns_per_workgroup - 1) / copy.columns_per_workgroup;
+        out.passes.push_back(p);
+    }
+    const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
+    for (const Pass& p : out.passes)
+        if (p.workgroups > max_groups)
+            throw UnsupportedError("batch " + std::to_string(desc.batch()) + " needs " +
+                                   std::to_string(p.workgroups) +
+                                   " workgroups, over the device's dispatch limit");
+    out.out_of_place = make_routes(out.passes.size(), Placement::out_of_place);
+    out.in_place = make_routes(out.passes.size(), Placement::in_place);
+    return out;
+}
+
 }  // namespace
 
 uint64_t LogicalPlan::scratch_bytes(Placement p) const {
@@ -267,6 +550,11 @@ std::string LogicalPlan::summary() const {
     s << desc.length() << " =";
     for (size_t i = 0; i < passes.size(); ++i) {
         const auto& k = passes[i].kernel;
+        if (k.kind == KernelKind::direct || k.length != desc.length()) {
+            // The direct sum, and its copy pass.
+            s << (i ? ", " : " ") << (k.kind == KernelKind::direct ? "direct sum" : "copy");
+            continue;
+        }
         s << (i ? " x" : "") << (passes.size() > 1 ? " (" : " ");
         if (k.stages.empty()) s << 1;
         for (size_t j = 0; j < k.stages.size(); ++j) s << (j ? " x " : "") << k.stages[j].radix;
@@ -278,9 +566,12 @@ std::string LogicalPlan::summary() const {
 
 LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
     const uint64_t n = desc.length();
-    if (!std::has_single_bit(n))
+    const bool smooth = n == 1 || !smooth_factors(n).empty();
+    if (options.strategy != Strategy::dft && !smooth && n > kMaxDirectLength)
         throw UnsupportedError("FftDesc.length " + std::to_string(n) +
-                               " is not a power of two; this version transforms powers of two only");
+                               " has a prime factor above 13; this version transforms such lengths "
+                               "by the direct sum, up to " +
+                               std::to_string(kMaxDirectLength) + " points");
     if (desc.precision() == Precision::f64 && !caps.shader_float64)
         throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
     if (desc.bytes() > caps.max_storage_buffer_range)
@@ -308,62 +599,14 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         throw Error("Options.columns_per_workgroup must be 0 or a power of two, got " +
                     std::to_string(options.columns_per_workgroup));
 
-    auto cap = [&](uint32_t r) { return options.max_pass_length ? std::min(r, options.max_pass_length) : r; };
-    // Kernels keep within half the shared memory by default (Options::max_shared_memory), except
-    // that one pass with all of it beats two passes (H200, 8192 points: 2694 GB/s against 1797).
-    // Such a pass takes 32 points per invocation by default: fewer exchanges, which each wait on
-    // the whole workgroup (H200, 8192 points: 3193 GB/s against 2692-2791 with 16). Failing that,
-    // one pass that exchanges half the points at a time (16384 on the H200).
-    Options kernel_options = options;
-    Allow allow;
-    bool all_shared = false;  // the one pass takes all of the shared memory by default
-    uint32_t one_pass = cap(longest_pass(caps, options, desc.precision(), true));
-    if (n > one_pass && options.max_shared_memory == 0) {
-        Options full = options;
-        full.max_shared_memory = caps.max_shared_memory_bytes;
-        if (full.max_radix == 0 && desc.precision() == Precision::f32) full.max_radix = kMaxRadix;
-        for (bool halves : {false, true})
-            if (n <= cap(longest_pass(caps, full, desc.precision(), true, Allow{.half_rounds = halves}))) {
-                kernel_options = full;
-                all_shared = true;
-                allow.half_rounds = halves;
-                one_pass = static_cast<uint32_t>(n);
-                break;
-            }
-    }
-    // A caller's shared-memory limit: one pass in halves rather than more passes.
-    if (n > one_pass && options.max_shared_memory != 0 &&
-        n <= cap(longest_pass(caps, options, desc.precision(), true, Allow{.half_rounds = true}))) {
-        allow.half_rounds = true;
-        one_pass = static_cast<uint32_t>(n);
-    }
-    uint32_t per_pass = cap(longest_pass(caps, options, desc.precision(), false));
-    if (per_pass < 2 && n > one_pass)
-        throw UnsupportedError("the device's shared memory and workgroup limits fit no multi-pass kernel");
-    const uint32_t bits = log2u(n);
-    auto passes_of = [&](uint32_t longest) { return (bits + log2u(longest) - 1) / log2u(longest); };
-    // Two passes with narrow tiles where wide ones do not fit beat three of wide ones (H200: 2^19
-    // at 1224 GB/s against 1163, 2^20 at 1205 against 1131-1137), though not two passes of wide
-    // tiles. Each pass takes the widest tiles that fit.
-    if (n > one_pass && options.columns_per_workgroup == 0 && passes_of(per_pass) == 3) {
-        const uint32_t longest =
-            cap(longest_pass(caps, kernel_options, desc.precision(), false, Allow{.narrow_tiles = true}));
-        if (longest >= 2 && passes_of(longest) == 2) {
-            allow.narrow_tiles = true;
-            per_pass = longest;
-        }
-    }
+    if (options.strategy == Strategy::dft || !smooth) return direct_plan(desc, caps);
 
-    // Pass radices, largest first, as even as the bits allow.
-    std::vector<uint32_t> radices;
-    if (n <= one_pass) {
-        radices.push_back(static_cast<uint32_t>(n));
-    } else {
-        const uint32_t per = log2u(per_pass);
-        const uint32_t count = (bits + per - 1) / per;
-        for (uint32_t i = 0; i < count; ++i)
-            radices.push_back(1u << (bits / count + (i < bits % count ? 1 : 0)));
-    }
+    const PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, desc.precision())
+                                                     : mixed_passes(n, caps, options, desc.precision());
+    const std::vector<uint32_t>& radices = choice.radices;
+    const Options& kernel_options = choice.kernel_options;
+    const Allow allow = choice.allow;
+    const bool all_shared = choice.all_shared;
 
     LogicalPlan out;
     out.desc = desc;

@@ -116,8 +116,10 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
         const auto& k = p.logical.passes[i].kernel;
-        const std::string name = "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
-                                 std::to_string(k.span);
+        const std::string name = k.kind == KernelKind::direct
+                                     ? "direct-n" + std::to_string(k.length)
+                                     : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) +
+                                           "-s" + std::to_string(k.span);
         p.kernels.emplace_back(*p.state, codegen::generate_pass_kernel(k), name, codegen::kPassBindings,
                                push_bytes);
     }

@@ -50,12 +50,13 @@ bool check() {
 
     bool caught = false;
     try {
-        const twiddle::Plan unsupported(ctx, twiddle::FftDesc(100));  // not a power of two
+        // A prime factor above 13, over the direct sum's 65536 points.
+        const twiddle::Plan unsupported(ctx, twiddle::FftDesc(65537));
     } catch (const twiddle::UnsupportedError&) {
         caught = true;
     }
     if (!caught) {
-        std::fprintf(stderr, "a length of 100 did not throw twiddle::UnsupportedError\n");
+        std::fprintf(stderr, "a length of 65537 did not throw twiddle::UnsupportedError\n");
         ok = false;
     }
     for (const std::string& message : ctx.take_validation_messages()) {
