@@ -59,10 +59,12 @@ nlohmann::json plan_json(const LogicalPlan& p) {
         const PassKernel& k = pass.kernel;
         std::vector<uint32_t> radices;
         for (const Stage& s : k.stages) radices.push_back(s.radix);
-        passes.push_back({{"radix", k.radix},
+        passes.push_back({{"kernel", k.kind == KernelKind::direct ? "direct sum" : "stockham"},
+                          {"radix", k.radix},
                           {"stages", radices},
                           {"span", k.span},
                           {"points_per_invocation", k.points_per_thread},
+                          {"invocations_per_column", k.threads_per_column},
                           {"columns_per_workgroup", k.columns_per_workgroup},
                           {"workgroup_size", k.workgroup_size},
                           {"tiles", pass.tiles},
