@@ -247,12 +247,17 @@ TEST(Planner, SmoothLengths) {
             }
     EXPECT_EQ(plan(FftDesc(1000), h200_caps()).summary(), "1000 = 10 x 10 x 10 in 1 pass");
     EXPECT_EQ(plan(FftDesc(1000000), h200_caps()).passes.size(), 2u);
+    // 4095 = 3^2 5 7 13 has no uniform layout: 3 x 7 x 13 x 15 on 158 invocations, where the
+    // radix-15 stage's 273 butterflies take two groups, the second only on invocations below
+    // 273 - 158.
     const PassKernel k = plan(FftDesc(4095), h200_caps()).passes[0].kernel;
     EXPECT_FALSE(k.uniform());
-    // A pass of 4095 on 158 invocations: the radix-15 stage's 273 butterflies take two groups,
-    // the second only on invocations below 273 - 158.
+    EXPECT_EQ(plan(FftDesc(4095), h200_caps()).summary(), "4095 = 3 x 7 x 13 x 15 in 1 pass");
     EXPECT_EQ(k.threads_per_column, 158u);
     EXPECT_EQ(k.groups(15), 2u);
+    EXPECT_EQ(k.groups(3), 9u);
+    // Uniform where it takes no more stages than the primes packed into radices up to 16.
+    EXPECT_EQ(plan(FftDesc(6000), h200_caps()).summary(), "6000 = 2 x 10 x 10 x 30 in 1 pass");
 }
 
 // Lengths with a prime factor above 13 take the direct sum, up to kMaxDirectLength points;

@@ -64,6 +64,8 @@ std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
 // The primes a length may have for the register butterflies (radices 2 to 16 built from them).
 constexpr uint32_t kPrimes[] = {2, 3, 5, 7, 11, 13};
 // Non-uniform kernels: the largest butterfly of a stage, and the most registers per invocation.
+// H200: radices up to 32 saved a stage at 3003, 6000 and 10000 (8-10% faster) but ran 4095 and
+// 2310 21% slower (13 x 15 x 21 against 3 x 7 x 13 x 15, 5 x 21 x 22 against 11 x 14 x 15).
 constexpr uint32_t kMixedRadix = 16;
 constexpr uint32_t kMaxPoints = 32;
 
@@ -100,23 +102,25 @@ std::vector<uint32_t> uniform_stages(uint32_t radix, uint32_t points) {
 
 // A layout for a column length that is not a power of two, from its prime factors (which
 // smooth_factors has checked). Uniform where some P <= kMaxPoints holds every prime of the
-// length: the fewest stages, then P at most 16, then the largest P. Otherwise (lengths such as
-// 4095 = 3^2 5 7 13), stages from the primes packed into radices up to kMixedRadix, and the
-// invocation count that wastes the fewest butterfly slots within kMaxPoints registers.
-std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only) {
+// length: the fewest stages, then P at most 16, then the largest P; with a caller's max_radix,
+// the largest P up to it. Where there is none (lengths such as 4095 = 3^2 5 7 13), or where it
+// saves a stage, a non-uniform layout: stages from the primes packed into radices up to
+// kMixedRadix, and the invocation count that wastes the fewest butterfly slots within
+// kMaxPoints registers.
+std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint32_t max_radix) {
     std::optional<ColumnLayout> best;
-    auto rank = [](const ColumnLayout& l) {
-        return std::make_tuple(l.stages.size(), l.points > kDefaultRadix, -int64_t(l.points));
+    auto rank = [&](const ColumnLayout& l) {
+        return std::make_tuple(l.stages.size(), !max_radix && l.points > kDefaultRadix, -int64_t(l.points));
     };
-    for (uint32_t p = 1; p <= std::min(radix, kMaxPoints); ++p) {
+    for (uint32_t p = 1; p <= std::min(radix, max_radix ? max_radix : kMaxPoints); ++p) {
         if (radix % p != 0) continue;
         ColumnLayout l{p, radix / p, uniform_stages(radix, p)};
         if (l.stages.empty() && radix > 1) continue;
         if (!best || rank(l) < rank(*best)) best = l;
     }
-    if (best || uniform_only) return best;
+    if (uniform_only || radix == 1) return best;
 
-    // First-fit decreasing of the odd primes, then the twos, into radices of at most 16.
+    // First-fit decreasing of the primes into radices of at most kMixedRadix.
     std::vector<uint32_t> primes = smooth_factors(radix), bins;
     std::sort(primes.rbegin(), primes.rend());
     for (uint32_t p : primes) {
@@ -127,6 +131,9 @@ std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only) {
             bins.push_back(p);
     }
     std::sort(bins.begin(), bins.end());
+    // Non-uniform only where it saves a stage.
+    if (best && best->stages.size() <= bins.size()) return best;
+    std::optional<ColumnLayout> spread;
     uint64_t best_cost = UINT64_MAX;
     for (uint32_t threads = 1; threads <= radix; ++threads) {
         uint32_t points = 0;
@@ -138,9 +145,9 @@ std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only) {
         }
         if (points > kMaxPoints || cost >= best_cost) continue;
         best_cost = cost;
-        best = ColumnLayout{points, threads, bins};
+        spread = ColumnLayout{points, threads, bins};
     }
-    return best;
+    return spread ? spread : best;
 }
 
 // Geometry the planner allows beyond the defaults, for plans that need it.
@@ -183,7 +190,7 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         layout.points = std::min(k.radix, largest);
         layout.threads = k.radix / layout.points;
         layout.stages = stage_radices(k.radix, layout.points);
-    } else if (auto l = mixed_layout(k.radix, !k.points_contiguous)) {
+    } else if (auto l = mixed_layout(k.radix, !k.points_contiguous, options.max_radix)) {
         // Pass twiddles (multi-pass kernels) need the uniform layout.
         layout = *l;
     } else {
