@@ -23,11 +23,11 @@ struct Options {
     // limits allow. Smaller values force more passes, for tests and tuning.
     uint32_t max_pass_length = 0;
     // Tuning: the most points one invocation holds in registers, which is also the largest
-    // butterfly (2, 4, 8, 16 or 32). For other lengths, the most registers of a uniform layout,
-    // taking the largest that gives the fewest stages. 0: 16, and 8 for one pass of length 64. In f32 also 32: for
+    // butterfly (2, 4, 8, 16 or 32). 0: 16, and 8 for one pass of length 64. In f32 also 32: for
     // one pass of length 32, of 16 to 32 times the subgroup size (512 and 1024 on 32-wide
     // subgroups, whose invocations then lie in one subgroup), or needing all of the shared memory;
-    // and in multi-pass passes of 512 points or more.
+    // and in multi-pass passes of 512 points or more. For lengths other than powers of two, the
+    // most registers of a uniform layout, taking the largest that gives the fewest stages.
     uint32_t max_radix = 0;
     // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.
