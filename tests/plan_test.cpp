@@ -247,6 +247,11 @@ TEST(Planner, SmoothLengths) {
             }
     EXPECT_EQ(plan(FftDesc(1000), h200_caps()).summary(), "1000 = 10 x 10 x 10 in 1 pass");
     EXPECT_EQ(plan(FftDesc(1000000), h200_caps()).passes.size(), 2u);
+    // Layouts are chosen among those whose invocations fit a workgroup: 9801 = 3^4 11^2 takes
+    // one pass on 545 invocations of up to 22 registers (the cheapest layout needed 1089).
+    const LogicalPlan p9801 = plan(FftDesc(9801), h200_caps());
+    ASSERT_EQ(p9801.passes.size(), 1u);
+    EXPECT_LE(p9801.passes[0].kernel.workgroup_size, 1024u);
     // 4095 = 3^2 5 7 13 has no uniform layout: 3 x 7 x 13 x 15 on 158 invocations, where the
     // radix-15 stage's 273 butterflies take two groups, the second only on invocations below
     // 273 - 158.

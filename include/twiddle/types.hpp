@@ -24,14 +24,16 @@ enum class Normalization { backward, ortho, forward };
 enum class Placement { out_of_place, in_place };
 
 // How a plan computes its transform:
-//   automatic: fast transforms (radices 2 to 16 in registers, several passes where needed); the
+//   automatic: fast transforms (butterflies of up to 32 points in registers, several passes
+//              where needed) for lengths whose prime factors are 2 to 13; the
 //              direct sum for lengths with a prime factor above 13, until this version has Rader
 //              and Bluestein;
 //   dft:       the direct O(N^2) sum for any length up to kMaxDirectLength, an independent check
 //              of the fast transforms.
 enum class Strategy { automatic, dft };
 
-// The longest transform the direct sum does (its exponents j * k stay below 2^32).
+// The longest transform the direct sum does: beyond it O(N^2) work is no longer a sensible
+// check (65536 points are 4 * 10^9 terms per transform).
 inline constexpr uint64_t kMaxDirectLength = 65536;
 
 // Which buffer a pass reads or writes.

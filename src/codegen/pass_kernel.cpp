@@ -170,7 +170,7 @@ void emit_interface(GlslWriter& w, uint32_t workgroup_size, Precision precision)
 // transform of one block run in place.
 std::string generate_direct_kernel(const PassKernel& k) {
     const Types ty = types(k.precision);
-    const std::string C(ty.complex), Rl(ty.real);
+    const std::string C(ty.complex);
     const uint32_t N = k.length, K = k.points_per_thread, WG = k.workgroup_size;
     GlslWriter w;
     w.line("#version 450");
@@ -468,7 +468,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                            " + " + j + "]);");
             const auto res = emit_dft(w, regs, k.precision, temps);
             if (last) {
-                // ns * r == R: output m of butterfly q lands at q + m * ns = i + (g + m * groups) * TPC.
+                // ns * r == R: output m of butterfly q lands at q + m * ns (slot(r, g + m * groups)).
                 for (uint32_t m = 0; m < r; ++m) out[g + m * groups] = res[m];
             } else {
                 const std::string o = "o" + std::to_string(s) + "_" + std::to_string(g);

@@ -45,8 +45,6 @@ void dft_direct(std::vector<cld>& a) {
     a.swap(out);
 }
 
-void fft_any(std::vector<cld>& a);
-
 // Bluestein: the DFT as a convolution with the chirp W_{2n}^{k^2}, through power-of-two
 // transforms of at least 2n - 1 points.
 void bluestein(std::vector<cld>& a) {

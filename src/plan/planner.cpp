@@ -61,7 +61,7 @@ std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
     return out;
 }
 
-// The primes a length may have for the register butterflies (radices 2 to 16 built from them).
+// The primes a length may have for the register butterflies (radices up to 32 built from them).
 constexpr uint32_t kPrimes[] = {2, 3, 5, 7, 11, 13};
 // Non-uniform kernels: the largest butterfly of a stage, and the most registers per invocation.
 // H200: radices up to 32 saved a stage at 3003, 6000 and 10000 (8-10% faster) but ran 4095 and
@@ -103,17 +103,18 @@ std::vector<uint32_t> uniform_stages(uint32_t radix, uint32_t points) {
 // A layout for a column length that is not a power of two, from its prime factors (which
 // smooth_factors has checked). Uniform where some P <= kMaxPoints holds every prime of the
 // length: the fewest stages, then P at most 16, then the largest P; with a caller's max_radix,
-// the largest P up to it. Where there is none (lengths such as 4095 = 3^2 5 7 13), or where it
-// saves a stage, a non-uniform layout: stages from the primes packed into radices up to
-// kMixedRadix, and the invocation count that wastes the fewest butterfly slots within
-// kMaxPoints registers.
-std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint32_t max_radix) {
+// the fewest stages, then the largest P up to it. Where there is none (lengths such as 4095 = 3^2 5 7 13), or
+// where it saves a stage, a non-uniform layout: stages from the primes packed into radices up to kMixedRadix,
+// and the invocation count that wastes the fewest butterfly slots within kMaxPoints registers. Only layouts
+// of at most `max_threads` invocations per column are considered.
+std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint32_t max_radix,
+                                         uint32_t max_threads) {
     std::optional<ColumnLayout> best;
     auto rank = [&](const ColumnLayout& l) {
         return std::make_tuple(l.stages.size(), !max_radix && l.points > kDefaultRadix, -int64_t(l.points));
     };
     for (uint32_t p = 1; p <= std::min(radix, max_radix ? max_radix : kMaxPoints); ++p) {
-        if (radix % p != 0) continue;
+        if (radix % p != 0 || radix / p > max_threads) continue;
         ColumnLayout l{p, radix / p, uniform_stages(radix, p)};
         if (l.stages.empty() && radix > 1) continue;
         if (!best || rank(l) < rank(*best)) best = l;
@@ -135,7 +136,9 @@ std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint
     if (best && best->stages.size() <= bins.size()) return best;
     std::optional<ColumnLayout> spread;
     uint64_t best_cost = UINT64_MAX;
-    for (uint32_t threads = 1; threads <= radix; ++threads) {
+    // Fewer than radix / kMaxPoints invocations cannot hold a column.
+    for (uint32_t threads = std::max(1u, radix / kMaxPoints); threads <= std::min(radix, max_threads);
+         ++threads) {
         uint32_t points = 0;
         uint64_t cost = 0;  // butterfly-point slots the column's invocations run, idle ones included
         for (uint32_t r : bins) {
@@ -185,19 +188,20 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
                              : narrow                        ? 8
                              : whole || wide || long_columns ? 32
                                                              : kDefaultRadix;
+    const uint32_t max_threads = std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
     ColumnLayout layout;
     if (pow2) {
         layout.points = std::min(k.radix, largest);
         layout.threads = k.radix / layout.points;
         layout.stages = stage_radices(k.radix, layout.points);
-    } else if (auto l = mixed_layout(k.radix, !k.points_contiguous, options.max_radix)) {
+    } else if (auto l = mixed_layout(k.radix, !k.points_contiguous, options.max_radix,
+                                     k.points_contiguous ? max_threads : max_threads / kTwoPassColumns)) {
         // Pass twiddles (multi-pass kernels) need the uniform layout.
         layout = *l;
     } else {
         return false;
     }
     const uint32_t threads_per_column = layout.threads;
-    const uint32_t max_threads = std::min(caps.max_workgroup_invocations, caps.max_workgroup_size[0]);
     const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
     const uint32_t shared_limit = options.max_shared_memory
                                       ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
@@ -222,8 +226,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
     const auto& stages = layout.stages;
     const bool exchanges = stages.size() > 1 || staged_load || staged_store;
-    const bool subgroup_exchanges =
-        subgroups && k.points_contiguous && stages.size() > 1 && caps.subgroup_size % threads_per_column == 0;
+    const bool subgroup_exchanges = subgroups && k.points_contiguous && stages.size() > 1 &&
+                                    caps.subgroup_size > 0 && caps.subgroup_size % threads_per_column == 0;
     // The flag through which a workgroup agrees whether its subgroups are laid out as expected.
     const uint64_t flag_bytes = subgroup_exchanges ? 4 : 0;
 
