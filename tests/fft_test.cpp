@@ -153,13 +153,14 @@ INSTANTIATE_TEST_SUITE_P(PowerOfTwo, Lengths, ::testing::ValuesIn(cases(22)), ca
 INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), case_name);
 
 // Lengths with a prime factor above 13, which take the direct sum in this version: every one up
-// to 128, primes and products of two primes beyond, one and several output blocks (the latter
-// with a copy pass).
+// to 1024 (in place instead of out of place for every third up to 128), primes and products of
+// two primes beyond, one and several output blocks (the latter with a copy pass).
 std::vector<Case> direct_cases() {
     std::vector<Case> out;
-    for (uint64_t n = 17; n <= 128; ++n)
-        if (!smooth(n)) out.push_back({n, n % 3 ? Placement::out_of_place : Placement::in_place});
-    for (uint64_t n : {131, 257, 323, 509, 1009, 1021, 1147, 2062, 4099, 10007})
+    for (uint64_t n = 17; n <= 1024; ++n)
+        if (!smooth(n))
+            out.push_back({n, n <= 128 && n % 3 == 0 ? Placement::in_place : Placement::out_of_place});
+    for (uint64_t n : {1031, 1147, 2062, 4099, 10007})
         for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }

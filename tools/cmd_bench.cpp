@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,8 @@ struct BenchArgs {
     uint32_t min_log2 = 3, max_log2 = 24;
     std::vector<uint64_t> lengths;  // overrides the sweep
     uint32_t reps = 20;
-    double max_error = 5e-7;
+    double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
+    bool f64 = false;
     bool kernel_stats = false;
     std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
     Options options;
@@ -109,11 +111,14 @@ struct Buffers {
     Buffers(const Context& ctx, uint64_t bytes) : in(ctx, bytes), out(ctx, bytes), scratch(ctx, bytes) {}
 };
 
+// One case in precision T (float or double).
+template <typename T>
 Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& a, double copy) {
     Row row;
     row.n = n;
     row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
-    const Plan plan(ctx, FftDesc(n, row.batch), a.options);
+    const Precision precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
+    const Plan plan(ctx, FftDesc(n, row.batch).with_precision(precision), a.options);
     row.passes = plan.passes();
     if (a.kernel_stats) {
         const auto stats = plan.kernel_statistics();
@@ -136,8 +141,8 @@ Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& 
     // power-of-two stride between tiles meets equal data: drawing all 2^26 values took longer
     // than timing a case.
     std::mt19937 gen(static_cast<uint32_t>(n));
-    std::uniform_real_distribution<float> dist(-1, 1);
-    std::vector<std::complex<float>> x(n * row.batch);
+    std::uniform_real_distribution<float> dist(-1, 1);  // float values in both precisions
+    std::vector<std::complex<T>> x(n * row.batch);
     const size_t fresh = std::min<size_t>(x.size(), n * (std::max<size_t>(1, (size_t(1) << 20) / n) | 1));
     for (size_t k = 0; k < fresh; ++k) x[k] = {dist(gen), dist(gen)};
     for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
@@ -153,7 +158,7 @@ Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& 
         plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
         vk::record_full_barrier(cmd);
     });
-    std::vector<std::complex<float>> got(2 * rows * n);
+    std::vector<std::complex<T>> got(2 * rows * n);
     buffers.out.download(got.data(), rows * n * sizeof got[0]);
     buffers.out.download(got.data() + rows * n, rows * n * sizeof got[0], last * sizeof got[0]);
     row.rel_l2 = cpu::relative_l2(got, want);
@@ -216,7 +221,9 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")->delimiter(',');
     cmd->add_option("--reps", a->reps, "Timed repetitions per case, median reported (default 20)")
         ->check(CLI::Range(5, 10000));
-    cmd->add_option("--max-error", a->max_error, "Relative L2 error over which a case fails (default 5e-7)");
+    cmd->add_option("--max-error", a->max_error,
+                    "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)");
+    cmd->add_flag("--f64", a->f64, "Double precision (complex128) instead of single");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
     cmd->add_option("--copy-shared", a->copy_shared,
@@ -269,7 +276,9 @@ void add_bench_command(CLI::App& app) {
                         shared, copy_gbps(ctx, copy_bytes, args.reps, shared));
         }
         uint64_t largest = 0;
-        for (uint64_t n : lengths) largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * 8);
+        const uint64_t element = args.f64 ? 16 : 8;
+        if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 5e-7;
+        for (uint64_t n : lengths) largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * element);
         Buffers buffers(ctx, largest);
         const bool tty = ::isatty(STDERR_FILENO);
         std::vector<Row> rows;
@@ -278,7 +287,8 @@ void add_bench_command(CLI::App& app) {
                 std::fprintf(stderr, "\r[%zu/%zu] N = %llu ...   ", i + 1, lengths.size(),
                              static_cast<unsigned long long>(lengths[i]));
             try {
-                rows.push_back(run_case(ctx, buffers, lengths[i], args, copy));
+                rows.push_back(args.f64 ? run_case<double>(ctx, buffers, lengths[i], args, copy)
+                                        : run_case<float>(ctx, buffers, lengths[i], args, copy));
             } catch (const UnsupportedError& e) {
                 Row r;
                 r.n = lengths[i];

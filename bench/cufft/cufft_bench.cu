@@ -1,7 +1,11 @@
 // cufft_bench: throughput and accuracy of cuFFT batched 1D single-precision C2C forward transforms,
 // the NVIDIA baseline for `twiddle bench`. Standalone: needs only the CUDA runtime and cuFFT.
 //
-//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST]
+//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--z2z]
+//
+// --z2z times double-precision Z2Z transforms of the same values instead (16 bytes per value in
+// GB/s). Its rel_l2 is then the round trip's error: forward, inverse, scaled by 1/N, against the
+// input, as there is no more precise transform on the device to compare with.
 //
 // Every case holds 2^total complex values: batch = max(1, 2^total / N) rows of N contiguous values,
 // transformed out of place (idist = odist = N). The case's input is the one `twiddle bench` uses
@@ -109,6 +113,7 @@ const char* cufft_error_name(cufftResult r) {
 struct Args {
     unsigned total_log2 = 26;     // complex values per case = 2^total_log2
     unsigned reps = 20;           // timed executions per case
+    bool z2z = false;             // double precision instead of single
     std::string out;              // CSV path, empty for none
     std::vector<uint64_t> cases;  // transform lengths N
 };
@@ -119,7 +124,7 @@ constexpr int kWarmup = 3;
 void usage(FILE* f) {
     std::fprintf(
         f,
-        "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST]\n"
+        "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--z2z]\n"
         "  --total LOG2   complex values per case = 2^LOG2, batch = max(1, 2^LOG2 / N) (default 26)\n"
         "  --reps R       timed executions per case, median reported (default 20)\n"
         "  --out FILE     also write the results as CSV\n"
@@ -153,6 +158,10 @@ Args parse_args(int argc, char** argv) {
         if (arg == "-h" || arg == "--help") {
             usage(stdout);
             std::exit(0);
+        }
+        if (arg == "--z2z") {
+            a.z2z = true;
+            continue;
         }
         // Accept both "--opt value" and "--opt=value".
         std::string key = arg, value;
@@ -297,6 +306,36 @@ Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
             v.x = dist(gen);
             v.y = dist(gen);
         }
+    }
+
+    if (a.z2z) {
+        // Double precision: time forward transforms, then measure a round trip.
+        std::vector<cufftDoubleComplex> h(count);
+        for (uint64_t i = 0; i < count; ++i) h[i] = {double(h_in[i].x), double(h_in[i].y)};
+        std::vector<cufftComplex>().swap(h_in);
+        const uint64_t dbytes = count * sizeof(cufftDoubleComplex);
+        cufftDoubleComplex *d_a = nullptr, *d_b = nullptr;
+        CUDA_CHECK(cudaMalloc(&d_a, dbytes));
+        CUDA_CHECK(cudaMalloc(&d_b, dbytes));
+        copy_sync(stream, d_a, h.data(), dbytes, cudaMemcpyHostToDevice);
+        cufftHandle plan = make_plan(stream, n, row.batch, CUFFT_Z2Z);
+        row.ms = time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
+        row.gbps = 2.0 * static_cast<double>(dbytes) / (row.ms * 1e-3) / 1e9;
+        CUFFT_CHECK(cufftExecZ2Z(plan, d_b, d_b, CUFFT_INVERSE));
+        std::vector<cufftDoubleComplex> back(count);
+        copy_sync(stream, back.data(), d_b, dbytes, cudaMemcpyDeviceToHost);
+        CUFFT_CHECK(cufftDestroy(plan));
+        CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_b));
+        long double num = 0, den = 0;
+        for (uint64_t i = 0; i < count; ++i) {
+            const long double dx = static_cast<long double>(back[i].x) / n - h[i].x;
+            const long double dy = static_cast<long double>(back[i].y) / n - h[i].y;
+            num += dx * dx + dy * dy;
+            den += static_cast<long double>(h[i].x) * h[i].x + static_cast<long double>(h[i].y) * h[i].y;
+        }
+        row.rel_l2 = den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+        return row;
     }
 
     // Single-precision transform: time it, then keep one result.
