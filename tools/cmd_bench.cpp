@@ -3,12 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <type_traits>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 #include "codegen/pass_kernel.hpp"
 #include "commands.hpp"
@@ -278,7 +278,8 @@ void add_bench_command(CLI::App& app) {
         uint64_t largest = 0;
         const uint64_t element = args.f64 ? 16 : 8;
         if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 5e-7;
-        for (uint64_t n : lengths) largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * element);
+        for (uint64_t n : lengths)
+            largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * element);
         Buffers buffers(ctx, largest);
         const bool tty = ::isatty(STDERR_FILENO);
         std::vector<Row> rows;
