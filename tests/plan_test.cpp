@@ -289,6 +289,7 @@ TEST(Planner, DirectSum) {
     EXPECT_EQ(parse_strategy("dft"), Strategy::dft);
     EXPECT_EQ(parse_strategy("auto"), Strategy::automatic);
     EXPECT_THROW(parse_strategy("fftw"), Error);
+    EXPECT_THROW(plan(FftDesc(16), h200_caps(), Options{.strategy = static_cast<Strategy>(5)}), Error);
 }
 
 TEST(Planner, RejectsWhatItCannotDo) {

@@ -576,6 +576,9 @@ std::string LogicalPlan::summary() const {
 }
 
 LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
+    if (options.strategy != Strategy::automatic && options.strategy != Strategy::dft)
+        throw Error("Options.strategy is not a Strategy value (" +
+                    std::to_string(static_cast<int>(options.strategy)) + ")");
     const uint64_t n = desc.length();
     const bool smooth = n == 1 || !smooth_factors(n).empty();
     if (options.strategy != Strategy::dft && !smooth && n > kMaxDirectLength)
