@@ -103,10 +103,11 @@ std::vector<uint32_t> uniform_stages(uint32_t radix, uint32_t points) {
 // A layout for a column length that is not a power of two, from its prime factors (which
 // smooth_factors has checked). Uniform where some P <= kMaxPoints holds every prime of the
 // length: the fewest stages, then P at most 16, then the largest P; with a caller's max_radix,
-// the fewest stages, then the largest P up to it. Where there is none (lengths such as 4095 = 3^2 5 7 13), or
-// where it saves a stage, a non-uniform layout: stages from the primes packed into radices up to kMixedRadix,
-// and the invocation count that wastes the fewest butterfly slots within kMaxPoints registers. Only layouts
-// of at most `max_threads` invocations per column are considered.
+// the fewest stages, then the largest P up to it. Where there is none (lengths such as
+// 4095 = 3^2 5 7 13), or where it saves a stage, a non-uniform layout: stages from the primes
+// packed into radices up to kMixedRadix, and the invocation count that wastes the fewest
+// butterfly slots within kMaxPoints registers. Only layouts of at most `max_threads`
+// invocations per column are considered.
 std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint32_t max_radix,
                                          uint32_t max_threads) {
     std::optional<ColumnLayout> best;
