@@ -464,7 +464,9 @@ PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& optio
     // Divisors of n that fit a multi-pass kernel, any tile width.
     c.allow.narrow_tiles = options.columns_per_workgroup == 0;
     std::vector<uint32_t> divisors;
-    for (uint64_t d = 2; d <= std::min<uint64_t>(n / 2, max_pass); ++d)
+    // A multi-pass column holds at least one word per point in shared memory.
+    const uint64_t longest = std::min<uint64_t>({n / 2, max_pass, caps.max_shared_memory_bytes / 4});
+    for (uint64_t d = 2; d <= longest; ++d)
         if (n % d == 0 && fits(static_cast<uint32_t>(d), false, caps, options, precision, c.allow))
             divisors.push_back(static_cast<uint32_t>(d));
     // Factorizations of `left` into exactly `count` of those divisors, in non-increasing order up
