@@ -143,13 +143,19 @@ TEST_F(Shapes, WorkgroupsSpanningTransforms) {
 
 // Workgroups that loop over tiles and prefetch the next, with a partial last tile and a tile
 // count the loop stride does not divide: one-pass with direct and with staged loads, and
-// multi-pass.
+// multi-pass, for powers of two and other lengths.
 TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
     check(FftDesc(256, 1001), Options{.tiles_per_workgroup = 3}, 5);
     check(FftDesc(8, 5003), Options{.tiles_per_workgroup = 3}, 6);
     check(FftDesc(4096, 37), Options{.max_pass_length = 64, .tiles_per_workgroup = 5}, 7);
     check(FftDesc(32, 500), Options{.tiles_per_workgroup = 100}, 8);  // one workgroup does all
     check(FftDesc(8192, 7), Options{.tiles_per_workgroup = 3}, 9);    // exchanges in halves
+    // Lengths other than powers of two: uniform with direct and with staged loads, non-uniform
+    // (guarded loads of the first stage's registers), and multi-pass.
+    check(FftDesc(100, 301), Options{.tiles_per_workgroup = 3}, 10);
+    check(FftDesc(12, 2001), Options{.tiles_per_workgroup = 3}, 11);
+    check(FftDesc(4095, 5), Options{.tiles_per_workgroup = 2}, 12);
+    check(FftDesc(10000, 9), Options{.tiles_per_workgroup = 3}, 13);
 }
 
 // Exchanges within subgroups, and their fallback: with the device's real subgroup size (8 on
