@@ -240,7 +240,7 @@ void add_bench_command(CLI::App& app) {
     cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
     cmd->add_option("--strategy", a->strategy, "Planner: auto, or dft (the direct sum)")
-        ->check(CLI::IsMember({"auto", "dft"}));
+        ->check(parsed_by(parse_strategy));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,
                     "Planner: tiles each workgroup transforms (0: auto)");
     cmd->callback([a] {

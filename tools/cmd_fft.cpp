@@ -19,22 +19,6 @@ struct FftArgs {
     std::string strategy = "auto";
 };
 
-// A CLI check that runs one of twiddle's parsers, so that a bad name is a usage error like any
-// other.
-template <typename Parse>
-CLI::Validator parsed_by(Parse parse) {
-    return CLI::Validator(
-        [parse](const std::string& name) {
-            try {
-                parse(name);
-                return std::string();
-            } catch (const Error& e) {
-                return std::string(e.what());
-            }
-        },
-        "");
-}
-
 void run_fft(const FftArgs& args) {
     const Normalization norm = parse_normalization(args.norm);
     Options options;

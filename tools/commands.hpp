@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <string>
 
 #include "twiddle/context.hpp"
 
@@ -14,6 +16,23 @@ void add_info_command(CLI::App& app);
 // TWIDDLE_VALIDATION=1): a command whose Vulkan use was invalid must not report success.
 void check_validation(const Context& context);
 void add_bench_command(CLI::App& app);
+
+// A CLI check that runs one of twiddle's parsers (parse_normalization, parse_strategy), so that
+// a bad name is a usage error like any other, with the parser's message.
+template <typename Parse>
+CLI::Validator parsed_by(Parse parse) {
+    return CLI::Validator(
+        [parse](const std::string& name) {
+            try {
+                parse(name);
+                return std::string();
+            } catch (const std::exception& e) {
+                return std::string(e.what());
+            }
+        },
+        "");
+}
+
 void add_fft_command(CLI::App& app);
 
 }  // namespace twiddle::cli
