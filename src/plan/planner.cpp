@@ -51,16 +51,6 @@ constexpr uint32_t kMinDirectThreads = 4;
 
 uint32_t log2u(uint64_t x) { return static_cast<uint32_t>(std::bit_width(x) - 1); }
 
-// Stage radices for an R-point pass: the remainder radix first, then `largest`s.
-std::vector<uint32_t> stage_radices(uint32_t radix, uint32_t largest) {
-    std::vector<uint32_t> out;
-    if (radix == 1) return out;
-    const uint32_t bits = log2u(radix), step = log2u(largest);
-    if (bits % step != 0) out.push_back(1u << (bits % step));
-    for (uint32_t i = 0; i < bits / step; ++i) out.push_back(largest);
-    return out;
-}
-
 // The primes a length may have for the register butterflies (radices up to 32 built from them).
 constexpr uint32_t kPrimes[] = {2, 3, 5, 7, 11, 13};
 // Non-uniform kernels: the largest butterfly of a stage, and the most registers per invocation.
@@ -87,7 +77,7 @@ struct ColumnLayout {
 
 // Stage radices for an R-point pass whose invocations hold P points each, in a uniform layout
 // (every stage radix divides P): repeatedly the largest radix dividing both P and what is left,
-// remainders first. Empty if R has a prime factor that P lacks.
+// remainders first (2048 with P = 16: 8 x 16 x 16). Empty if R has a prime factor that P lacks.
 std::vector<uint32_t> uniform_stages(uint32_t radix, uint32_t points) {
     std::vector<uint32_t> out;
     for (uint32_t left = radix; left > 1;) {
@@ -194,7 +184,7 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     if (pow2) {
         layout.points = std::min(k.radix, largest);
         layout.threads = k.radix / layout.points;
-        layout.stages = stage_radices(k.radix, layout.points);
+        layout.stages = uniform_stages(k.radix, layout.points);
     } else if (auto l = mixed_layout(k.radix, !k.points_contiguous, options.max_radix,
                                      k.points_contiguous ? max_threads : max_threads / kTwoPassColumns)) {
         // Pass twiddles (multi-pass kernels) need the uniform layout.
@@ -270,17 +260,21 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     return false;
 }
 
+// Whether a kernel for `radix` points per column fits.
+bool fits(uint32_t radix, bool contiguous, const DeviceCaps& caps, const Options& options,
+          Precision precision, Allow allow = {}) {
+    PassKernel k;
+    k.precision = precision;
+    k.radix = k.length = radix;
+    k.points_contiguous = contiguous;
+    return fit_kernel(k, caps, options, allow);
+}
+
 // The longest power-of-two pass that fits the device in the given access pattern.
 uint32_t longest_pass(const DeviceCaps& caps, const Options& options, Precision precision,
                       bool points_contiguous, Allow allow = {}) {
-    for (uint32_t bits = 30; bits > 0; --bits) {
-        PassKernel k;
-        k.precision = precision;
-        k.radix = 1u << bits;
-        k.length = k.radix;
-        k.points_contiguous = points_contiguous;
-        if (fit_kernel(k, caps, options, allow)) return k.radix;
-    }
+    for (uint32_t bits = 30; bits > 0; --bits)
+        if (fits(1u << bits, points_contiguous, caps, options, precision, allow)) return 1u << bits;
     return 1;
 }
 
@@ -432,16 +426,6 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
     }
 
     return PassChoice{radices, kernel_options, allow, all_shared};
-}
-
-// Whether a kernel for `radix` points per column fits.
-bool fits(uint32_t radix, bool contiguous, const DeviceCaps& caps, const Options& options,
-          Precision precision, Allow allow = {}) {
-    PassKernel k;
-    k.precision = precision;
-    k.radix = k.length = radix;
-    k.points_contiguous = contiguous;
-    return fit_kernel(k, caps, options, allow);
 }
 
 // Lengths that are not powers of two: one pass if it fits (with all of the shared memory if
