@@ -1,15 +1,21 @@
-// cufft_bench: throughput and accuracy of cuFFT batched 1D single-precision C2C forward transforms,
-// the NVIDIA baseline for `twiddle bench`. Standalone: needs only the CUDA runtime and cuFFT.
+// cufft_bench: throughput and accuracy of cuFFT batched single-precision C2C forward transforms,
+// 1D and multi-dimensional, the NVIDIA baseline for `twiddle bench`. Standalone: needs only the
+// CUDA runtime and cuFFT.
 //
-//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--z2z]
+//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST] [--z2z]
 //
 // --z2z times double-precision Z2Z transforms of the same values instead (16 bytes per value in
 // GB/s). Its rel_l2 is then the round trip's error: forward, inverse, scaled by 1/N, against the
 // input, as there is no more precise transform on the device to compare with.
 //
-// Every case holds 2^total complex values: batch = max(1, 2^total / N) rows of N contiguous values,
-// transformed out of place (idist = odist = N). The case's input is the one `twiddle bench` uses
-// (std::mt19937 seeded with N, uniform floats in [-1, 1), real then imaginary), so errors compare.
+// A case is a shape: a length N from --cases (1D), or a C-order array such as 256x256 or 64x64x64
+// from --shapes, transformed over ALL its axes (numpy fftn semantics). N is the product of the
+// shape. Every case holds 2^total complex values: batch = max(1, 2^total / N) arrays of N
+// contiguous values one after another, transformed out of place (one cufftMakePlanMany64 plan of
+// the shape's rank, inembed = onembed = the shape, stride 1, idist = odist = N; with batch 1 that
+// is the plan cufftPlan1d/2d/3d makes). The case's input is the one `twiddle bench` uses
+// (std::mt19937 seeded with N, the product of the shape, uniform floats in [-1, 1), real then
+// imaginary, in memory order), so errors compare.
 //
 // Timing: 3 warm-up executions, then `reps` executions each bracketed by its own pair of CUDA events
 // on one stream; the median is reported. GB/s = (bytes read + bytes written) / median time
@@ -17,8 +23,11 @@
 // timed the same way, is the "copy" yardstick.
 //
 // Accuracy: relative L2 error ||out - ref|| / ||ref|| over the WHOLE batch, where ref is a cuFFT
-// double-precision Z2Z transform (in place) of the same f32 input values upcast to double; the norms
-// are accumulated on the host in long double.
+// double-precision Z2Z transform (in place, same shape and batch) of the same f32 input values
+// upcast to double; the norms are accumulated on the host in long double.
+//
+// CSV (--out): library,n,batch,ms,gbps,rel_l2,shape -- shape is "1024" for a 1D case, "256x256"
+// for a 2D one, "-" on the copy row.
 
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -110,49 +119,101 @@ const char* cufft_error_name(cufftResult r) {
 // ---------------------------------------------------------------------------------------------
 // Command line
 
-struct Args {
-    unsigned total_log2 = 26;     // complex values per case = 2^total_log2
-    unsigned reps = 20;           // timed executions per case
-    bool z2z = false;             // double precision instead of single
-    std::string out;              // CSV path, empty for none
-    std::vector<uint64_t> cases;  // transform lengths N
+// One case: the extents of a C-order array, outermost first, transformed over all its axes. A 1D
+// case is a shape of rank 1.
+struct Shape {
+    std::vector<uint64_t> dims;
+
+    uint64_t size() const {  // complex values in one array, N
+        uint64_t n = 1;
+        for (const uint64_t d : dims) n *= d;
+        return n;
+    }
+    std::string name() const {  // "1024", "256x256", "64x64x64"
+        std::string s;
+        for (const uint64_t d : dims) s += (s.empty() ? "" : "x") + std::to_string(d);
+        return s;
+    }
 };
 
-constexpr unsigned kMaxTotalLog2 = 30;  // 2^30 complex values: 8 GiB per f32 buffer, 16 GiB reference
+struct Args {
+    unsigned total_log2 = 26;  // complex values per case = 2^total_log2
+    unsigned reps = 20;        // timed executions per case
+    bool z2z = false;          // double precision instead of single
+    std::string out;           // CSV path, empty for none
+    std::vector<Shape> cases;  // --cases (rank 1) first, then --shapes
+};
+
+constexpr unsigned kMaxTotalLog2 = 30;         // 2^30 complex values: 8 GiB per f32 buffer, 16 GiB reference
+constexpr uint64_t kMaxN = uint64_t(1) << 31;  // largest case, 1D or the product of a shape
+constexpr size_t kMaxRank = 3;                 // cuFFT's limit
 constexpr int kWarmup = 3;
 
 void usage(FILE* f) {
     std::fprintf(
         f,
-        "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--z2z]\n"
+        "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST] "
+        "[--z2z]\n"
         "  --total LOG2   complex values per case = 2^LOG2, batch = max(1, 2^LOG2 / N) (default 26)\n"
         "  --reps R       timed executions per case, median reported (default 20)\n"
         "  --out FILE     also write the results as CSV\n"
-        "  --cases LIST   comma-separated lengths N, e.g. 100,1000,1536,4095,10007\n"
-        "                 (default: N = 2^3 .. 2^24, plus 2^25 .. 2^27 where N <= 2^LOG2)\n");
+        "  --cases LIST   comma-separated 1D lengths N, e.g. 100,1000,1536,4095,10007\n"
+        "  --shapes LIST  comma-separated C-order shapes transformed over all axes, e.g.\n"
+        "                 256x256,1024x1024,64x64x64 (rank 1 to 3; N = product of the extents)\n"
+        "                 (default without --cases and --shapes: N = 2^3 .. 2^24, plus 2^25 .. 2^27\n"
+        "                 where N <= 2^LOG2; with either, just the cases given, --cases first)\n"
+        "  --z2z          double-precision Z2Z instead of C2C; rel_l2 is the round trip's error\n");
+}
+
+[[noreturn]] void bad_usage(const std::string& msg) {
+    std::fprintf(stderr, "cufft_bench: %s\n", msg.c_str());
+    usage(stderr);
+    std::exit(2);
 }
 
 // Parses a whole string as a decimal unsigned integer in [lo, hi]; exits with usage on failure.
 uint64_t parse_uint(const char* what, const std::string& s, uint64_t lo, uint64_t hi) {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
-        std::fprintf(stderr, "cufft_bench: %s: '%s' is not a non-negative integer\n", what, s.c_str());
-        usage(stderr);
-        std::exit(2);
-    }
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        bad_usage(std::string(what) + ": '" + s + "' is not a non-negative integer");
     errno = 0;
     const unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
-    if (errno == ERANGE || v < lo || v > hi) {
-        std::fprintf(stderr, "cufft_bench: %s: %s is outside [%llu, %llu]\n", what, s.c_str(),
-                     static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
-        usage(stderr);
-        std::exit(2);
-    }
+    if (errno == ERANGE || v < lo || v > hi)
+        bad_usage(std::string(what) + ": " + s + " is outside [" + std::to_string(lo) + ", " +
+                  std::to_string(hi) + "]");
     return v;
+}
+
+// Splits s at every `sep`; an empty piece ("1,,2", "256x") is kept, and then fails to parse.
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= s.size()) {
+        const size_t end = std::min(s.find(sep, start), s.size());
+        parts.push_back(s.substr(start, end - start));
+        start = end + 1;
+    }
+    return parts;
+}
+
+// "256x256" -> {256, 256}: 1 to kMaxRank positive extents whose product is at most kMaxN.
+Shape parse_shape(const char* what, const std::string& s) {
+    Shape shape;
+    for (const std::string& d : split(s, 'x')) shape.dims.push_back(parse_uint(what, d, 1, kMaxN));
+    if (shape.dims.size() > kMaxRank)
+        bad_usage(std::string(what) + ": " + s + " has rank " + std::to_string(shape.dims.size()) +
+                  ", cuFFT transforms rank 1 to " + std::to_string(kMaxRank));
+    uint64_t n = 1;
+    for (const uint64_t d : shape.dims) {
+        if (n > kMaxN / d)
+            bad_usage(std::string(what) + ": " + s + " has more than " + std::to_string(kMaxN) + " values");
+        n *= d;
+    }
+    return shape;
 }
 
 Args parse_args(int argc, char** argv) {
     Args a;
-    std::string cases;
+    std::string cases, shapes;  // an empty value is as if the option were not given
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "-h" || arg == "--help") {
@@ -171,17 +232,10 @@ Args parse_args(int argc, char** argv) {
             value = arg.substr(eq + 1);
             have_value = true;
         }
-        if (key != "--total" && key != "--reps" && key != "--out" && key != "--cases") {
-            std::fprintf(stderr, "cufft_bench: unknown argument '%s'\n", arg.c_str());
-            usage(stderr);
-            std::exit(2);
-        }
+        if (key != "--total" && key != "--reps" && key != "--out" && key != "--cases" && key != "--shapes")
+            bad_usage("unknown argument '" + arg + "'");
         if (!have_value) {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "cufft_bench: %s needs a value\n", key.c_str());
-                usage(stderr);
-                std::exit(2);
-            }
+            if (i + 1 >= argc) bad_usage(key + " needs a value");
             value = argv[++i];
         }
         if (key == "--total")
@@ -190,20 +244,19 @@ Args parse_args(int argc, char** argv) {
             a.reps = static_cast<unsigned>(parse_uint("--reps", value, 1, 100000));
         else if (key == "--out")
             a.out = value;
-        else
+        else if (key == "--cases")
             cases = value;
+        else
+            shapes = value;
     }
-    if (!cases.empty()) {
-        size_t start = 0;
-        while (start <= cases.size()) {
-            const size_t comma = std::min(cases.find(',', start), cases.size());
-            a.cases.push_back(
-                parse_uint("--cases", cases.substr(start, comma - start), 1, uint64_t(1) << 31));
-            start = comma + 1;
-        }
-    } else {
+    if (!cases.empty())
+        for (const std::string& c : split(cases, ','))
+            a.cases.push_back(Shape{{parse_uint("--cases", c, 1, kMaxN)}});
+    if (!shapes.empty())
+        for (const std::string& s : split(shapes, ',')) a.cases.push_back(parse_shape("--shapes", s));
+    if (cases.empty() && shapes.empty()) {
         for (unsigned b = 3; b <= 27; ++b)
-            if (b <= 24 || b <= a.total_log2) a.cases.push_back(uint64_t(1) << b);
+            if (b <= 24 || b <= a.total_log2) a.cases.push_back(Shape{{uint64_t(1) << b}});
     }
     return a;
 }
@@ -264,17 +317,19 @@ double copy_ms(cudaStream_t stream, uint64_t bytes, unsigned reps) {
     return ms;
 }
 
-// Creates a batched 1D plan of contiguous rows (idist = odist = n). The 64-bit variant of
-// cufftPlanMany is used so that n * batch beyond 2^31 cannot overflow.
-cufftHandle make_plan(cudaStream_t stream, uint64_t n, uint64_t batch, cufftType type) {
+// Creates a batched plan over all axes of `shape`, arrays packed one after another (inembed =
+// onembed = the shape, stride 1, idist = odist = N). The 64-bit variant of cufftPlanMany is used
+// so that N * batch beyond 2^31 cannot overflow; with batch 1 it is the plan cufftPlan1d/2d/3d makes.
+cufftHandle make_plan(cudaStream_t stream, const Shape& shape, uint64_t batch, cufftType type) {
     cufftHandle plan;
     CUFFT_CHECK(cufftCreate(&plan));
     CUFFT_CHECK(cufftSetStream(plan, stream));
-    long long len = static_cast<long long>(n);
+    std::vector<long long> len(shape.dims.begin(), shape.dims.end());
+    const long long dist = static_cast<long long>(shape.size());
     size_t work = 0;
-    long long embed = len;  // advanced layout spelled out: stride 1, distance n, rows packed
-    CUFFT_CHECK(cufftMakePlanMany64(plan, 1, &len, &embed, 1, len, &embed, 1, len, type,
-                                    static_cast<long long>(batch), &work));
+    // Advanced layout spelled out: embed = the shape itself, i.e. arrays packed.
+    CUFFT_CHECK(cufftMakePlanMany64(plan, static_cast<int>(len.size()), len.data(), len.data(), 1, dist,
+                                    len.data(), 1, dist, type, static_cast<long long>(batch), &work));
     return plan;
 }
 
@@ -285,22 +340,39 @@ void copy_sync(cudaStream_t stream, void* dst, const void* src, uint64_t bytes, 
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// ||out / divisor - ref|| / ||ref|| over all values, summed in long double (0 when both are zero,
+// infinite when only ref is). NaN or Inf anywhere in `out` makes it non-finite.
+template <typename Out, typename Ref>
+double relative_l2(const std::vector<Out>& out, const std::vector<Ref>& ref, long double divisor) {
+    long double num = 0, den = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const long double dx = static_cast<long double>(out[i].x) / divisor - ref[i].x;
+        const long double dy = static_cast<long double>(out[i].y) / divisor - ref[i].y;
+        num += dx * dx + dy * dy;
+        den += static_cast<long double>(ref[i].x) * ref[i].x + static_cast<long double>(ref[i].y) * ref[i].y;
+    }
+    return den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+}
+
 struct Row {
-    uint64_t n = 0, batch = 0;
+    std::string shape;          // "1024", "256x256"
+    uint64_t n = 0, batch = 0;  // n = the product of the shape
     double ms = 0, gbps = 0, rel_l2 = 0;
 };
 
-Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
+// One case, 1D or multi-dimensional: the same steps for both, only the plan's rank differs.
+Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     Row row;
-    row.n = n;
-    row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
-    const uint64_t count = n * row.batch;  // complex values
+    row.shape = shape.name();
+    row.n = shape.size();
+    row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / row.n);
+    const uint64_t count = row.n * row.batch;  // complex values
     const uint64_t bytes = count * sizeof(cufftComplex);
 
-    // Input on the host: the same values `twiddle bench` uses for this N.
+    // Input on the host: the same values `twiddle bench` uses for this case (seeded with N).
     std::vector<cufftComplex> h_in(count);
     {
-        std::mt19937 gen(static_cast<uint32_t>(n));
+        std::mt19937 gen(static_cast<uint32_t>(row.n));
         std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
         for (auto& v : h_in) {
             v.x = dist(gen);
@@ -318,8 +390,9 @@ Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
         CUDA_CHECK(cudaMalloc(&d_a, dbytes));
         CUDA_CHECK(cudaMalloc(&d_b, dbytes));
         copy_sync(stream, d_a, h.data(), dbytes, cudaMemcpyHostToDevice);
-        cufftHandle plan = make_plan(stream, n, row.batch, CUFFT_Z2Z);
-        row.ms = time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
+        cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_Z2Z);
+        row.ms =
+            time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
         row.gbps = 2.0 * static_cast<double>(dbytes) / (row.ms * 1e-3) / 1e9;
         CUFFT_CHECK(cufftExecZ2Z(plan, d_b, d_b, CUFFT_INVERSE));
         std::vector<cufftDoubleComplex> back(count);
@@ -327,14 +400,7 @@ Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
         CUFFT_CHECK(cufftDestroy(plan));
         CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_b));
-        long double num = 0, den = 0;
-        for (uint64_t i = 0; i < count; ++i) {
-            const long double dx = static_cast<long double>(back[i].x) / n - h[i].x;
-            const long double dy = static_cast<long double>(back[i].y) / n - h[i].y;
-            num += dx * dx + dy * dy;
-            den += static_cast<long double>(h[i].x) * h[i].x + static_cast<long double>(h[i].y) * h[i].y;
-        }
-        row.rel_l2 = den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+        row.rel_l2 = relative_l2(back, h, static_cast<long double>(row.n));  // inverse is unscaled
         return row;
     }
 
@@ -343,7 +409,7 @@ Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
     CUDA_CHECK(cudaMalloc(&d_in, bytes));
     CUDA_CHECK(cudaMalloc(&d_out, bytes));
     copy_sync(stream, d_in, h_in.data(), bytes, cudaMemcpyHostToDevice);
-    cufftHandle plan = make_plan(stream, n, row.batch, CUFFT_C2C);
+    cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_C2C);
     row.ms =
         time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
     row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
@@ -353,7 +419,7 @@ Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_out));
 
-    // Double-precision reference of the same (f32) input values, whole batch, in place.
+    // Double-precision reference of the same (f32) input values, same shape, whole batch, in place.
     std::vector<cufftDoubleComplex> h_ref(count);
     for (uint64_t i = 0; i < count; ++i)
         h_ref[i] = {static_cast<double>(h_in[i].x), static_cast<double>(h_in[i].y)};
@@ -362,21 +428,13 @@ Row run_case(cudaStream_t stream, uint64_t n, const Args& a) {
     const uint64_t ref_bytes = count * sizeof(cufftDoubleComplex);
     CUDA_CHECK(cudaMalloc(&d_ref, ref_bytes));
     copy_sync(stream, d_ref, h_ref.data(), ref_bytes, cudaMemcpyHostToDevice);
-    cufftHandle ref_plan = make_plan(stream, n, row.batch, CUFFT_Z2Z);
+    cufftHandle ref_plan = make_plan(stream, shape, row.batch, CUFFT_Z2Z);
     CUFFT_CHECK(cufftExecZ2Z(ref_plan, d_ref, d_ref, CUFFT_FORWARD));
     copy_sync(stream, h_ref.data(), d_ref, ref_bytes, cudaMemcpyDeviceToHost);
     CUFFT_CHECK(cufftDestroy(ref_plan));
     CUDA_CHECK(cudaFree(d_ref));
 
-    long double num = 0, den = 0;
-    for (uint64_t i = 0; i < count; ++i) {
-        const long double dx = static_cast<long double>(h_out[i].x) - h_ref[i].x;
-        const long double dy = static_cast<long double>(h_out[i].y) - h_ref[i].y;
-        num += dx * dx + dy * dy;
-        den += static_cast<long double>(h_ref[i].x) * h_ref[i].x +
-               static_cast<long double>(h_ref[i].y) * h_ref[i].y;
-    }
-    row.rel_l2 = den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+    row.rel_l2 = relative_l2(h_out, h_ref, 1.0L);
     return row;
 }
 
@@ -426,23 +484,25 @@ int main(int argc, char** argv) {
     std::printf("copy: %llu bytes D2D, %.4f ms, %.1f GB/s (read + written)\n",
                 static_cast<unsigned long long>(copy_bytes), cms, cgbps);
     if (csv) {
-        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2\n");
-        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0\n", cms, cgbps);
+        // Columns: the original six, then `shape` (appended, so consumers by position still work).
+        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2,shape\n");
+        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0,-\n", cms, cgbps);
         std::fflush(csv);
     }
 
     // One row per case, printed (and written) as soon as it is done.
-    std::printf("%10s %10s %10s %10s %10s\n", "N", "batch", "ms", "GB/s", "rel_l2");
+    std::printf("%16s %10s %10s %10s %10s %10s\n", "shape", "N", "batch", "ms", "GB/s", "rel_l2");
     std::fflush(stdout);
     bool bad_error = false;
-    for (const uint64_t n : a.cases) {
-        const Row r = run_case(stream, n, a);
-        std::printf("%10llu %10llu %10.4f %10.1f %10.2e\n", static_cast<unsigned long long>(r.n),
-                    static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2);
+    for (const Shape& shape : a.cases) {
+        const Row r = run_case(stream, shape, a);
+        std::printf("%16s %10llu %10llu %10.4f %10.1f %10.2e\n", r.shape.c_str(),
+                    static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.batch), r.ms,
+                    r.gbps, r.rel_l2);
         std::fflush(stdout);
         if (csv) {
-            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g\n", static_cast<unsigned long long>(r.n),
-                         static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2);
+            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g,%s\n", static_cast<unsigned long long>(r.n),
+                         static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2, r.shape.c_str());
             std::fflush(csv);
         }
         if (!std::isfinite(r.rel_l2)) bad_error = true;
