@@ -320,6 +320,80 @@ TEST(Planner, DescValidation) {
     EXPECT_EQ(FftDesc(16, 3).bytes(), 16u * 3 * 8);
 }
 
+TEST(Planner, NdAndGuruDescs) {
+    // numpy's axes: negative from the end, the rest batch, strides of the C-order array.
+    const FftDesc d = FftDesc::nd({2, 3, 4}, {0, -1});
+    EXPECT_EQ(d.dims(), (std::vector<Dim>{{2, 12, 12}, {4, 1, 1}}));
+    EXPECT_EQ(d.batch_dims(), (std::vector<Dim>{{3, 4, 4}}));
+    EXPECT_EQ(d.length(), 8u);
+    EXPECT_EQ(d.batch(), 3u);
+    EXPECT_EQ(FftDesc::nd({5, 6}).dims().size(), 2u);
+    EXPECT_THROW(FftDesc::nd({}), Error);
+    EXPECT_THROW(FftDesc::nd({4, 0}), Error);
+    EXPECT_THROW(FftDesc::nd({4, 4}, {2}), Error);
+    EXPECT_THROW(FftDesc::nd({4, 4}, {-3}), Error);
+    EXPECT_THROW(FftDesc::nd({4, 4}, {0, -2}), Error);
+    EXPECT_THROW(FftDesc::guru({}), Error);
+    EXPECT_THROW(FftDesc::guru({{0, 1, 1}}), Error);
+    EXPECT_THROW(FftDesc::guru({{4, 1, 1}}, {{0, 4, 4}}), Error);
+    // Output elements that would overlap: a stride inside the extent of a smaller one.
+    EXPECT_THROW(FftDesc::guru({{4, 1, 1}}, {{3, 4, 2}}), Error);
+    EXPECT_THROW(FftDesc::guru({{4, 1, 0}}, {{3, 4, 4}}), Error);
+    // Input elements may repeat; one-point dims may have any stride.
+    EXPECT_NO_THROW(FftDesc::guru({{4, 1, 1}}, {{3, 0, 4}}));
+    EXPECT_NO_THROW(FftDesc::guru({{4, 1, 1}, {1, 0, 0}}));
+    // Padded rows: extents count to one past the last element.
+    const FftDesc padded = FftDesc::guru({{3, 10, 8}, {5, 1, 1}});
+    EXPECT_EQ(padded.input_elements(), 25u);
+    EXPECT_EQ(padded.output_elements(), 21u);
+    EXPECT_FALSE(padded.same_layouts());
+    EXPECT_TRUE(FftDesc::nd({3, 5}).same_layouts());
+    // with_batch follows each transform's extent.
+    EXPECT_EQ(FftDesc::guru({{3, 10, 8}, {5, 1, 1}}).with_batch(4).batch_dims(),
+              (std::vector<Dim>{{4, 25, 21}}));
+}
+
+// Multi-dimensional plans and general layouts, executed in long double on the CPU with the
+// plan's layouts and routes, against the reference of each dim's lines.
+TEST(PlanExecutor, LayoutsAndDims) {
+    const std::vector<FftDesc> descs = {
+        FftDesc::nd({6, 8}),
+        FftDesc::nd({5, 64, 3}, {1}),
+        FftDesc::nd({4, 6, 10}, {0, 2}),
+        FftDesc::nd({17, 12}),
+        FftDesc::nd({1, 7}),
+        FftDesc::nd({1, 1, 1}),
+        FftDesc::guru({{12, 16, 14}, {10, 1, 1}}, {{2, 200, 180}}),
+        FftDesc::guru({{64, 8, 8}}, {{8, 1, 1}}),
+        FftDesc::guru({{30, 1, 20}}, {{20, 30, 1}}),
+        FftDesc::guru({{256, 3, 2}}, {{3, 1, 512}}),
+    };
+    for (uint32_t forced : {0u, 16u})
+        for (const FftDesc& desc : descs) {
+            const LogicalPlan p = plan(desc, lavapipe_caps(), Options{.max_pass_length = forced});
+            SCOPED_TRACE(p.summary() + " forced " + std::to_string(forced));
+            const auto in = random_row(desc.input_elements(), uint32_t(desc.input_elements()) + forced);
+            std::vector<std::complex<double>> in64(in.begin(), in.end()), want(desc.output_elements());
+            for (Direction d : {Direction::forward, Direction::inverse}) {
+                cpu::reference_nd(in64, want, desc, d);
+                const double scale = scale_factor(desc.normalization(), d, desc.length());
+                std::vector<cpu::cld> expected(want.begin(), want.end());
+                for (auto& v : expected) v *= scale;
+                for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+                    if (placement == Placement::in_place && !desc.same_layouts()) continue;
+                    auto got = cpu::execute(p, in, d, placement);
+                    // Compare the output layout's elements only.
+                    std::vector<cpu::cld> a, b;
+                    for (uint64_t e : cpu::logical_indices(desc, false)) {
+                        a.push_back(got[e]);
+                        b.push_back(expected[e]);
+                    }
+                    EXPECT_LT(rel_error(a, b), 1e-15) << to_string(d) << " " << to_string(placement);
+                }
+            }
+        }
+}
+
 // The decomposition, executed in long double with the plan's own index arithmetic and twiddle
 // tables, matches the reference DFT to long-double rounding, both directions.
 void check_executor(const LogicalPlan& p, const std::vector<cpu::cld>& in) {

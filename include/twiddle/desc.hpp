@@ -2,14 +2,35 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "twiddle/export.hpp"
 #include "twiddle/types.hpp"
 
 namespace twiddle {
 
-// A batch of 1D complex-to-complex transforms, each `length` points, packed one after another:
-// transform b occupies elements [b * length, (b + 1) * length) of its buffer.
+// One dimension of a layout, as FFTW's fftw_iodim: `n` points, `in_stride` elements apart in the
+// input buffer and `out_stride` elements apart in the output buffer.
+struct Dim {
+    uint64_t n = 1;
+    uint64_t in_stride = 1;
+    uint64_t out_stride = 1;
+    bool operator==(const Dim&) const = default;
+};
+
+// A batch of complex-to-complex transforms: the problem a plan solves.
+//
+// Three ways to build one:
+//   1D, packed:  FftDesc(4096, 128) transforms 128 rows of 4096 points; row b occupies elements
+//                [b * 4096, (b + 1) * 4096) of each buffer.
+//   N-D, packed: FftDesc::nd({8, 512, 1024}, {-2, -1}) is numpy.fft.fftn(a, axes=(-2, -1)) for a
+//                C-order array of that shape: the axes not listed are batch. No axes: all of them.
+//   Any layout:  FftDesc::guru(dims, batch_dims), as FFTW's guru interface and cufftPlanMany: the
+//                transform runs over `dims` and is repeated over `batch_dims`; element
+//                (i_0, i_1, ...) of all the dims lies at sum_k i_k * in_stride_k in the input and
+//                sum_k i_k * out_stride_k in the output (strides in elements; embedded, padded and
+//                interleaved layouts are strides too). Buffers hold input_elements() and
+//                output_elements() elements.
 //
 //   auto desc = twiddle::FftDesc(4096, 128).with_normalization(Normalization::ortho);
 //
@@ -19,25 +40,52 @@ class TWIDDLE_API FftDesc {
 public:
     explicit FftDesc(uint64_t length, uint64_t batch = 1);
 
+    // numpy fftn semantics on a packed C-order array: `axes` index `shape` (negative ones count from
+    // the end); empty means every axis. Throws for an empty shape, a zero extent, or an axis
+    // that is repeated or out of range.
+    static FftDesc nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes = {});
+    // The transform over `dims`, repeated over `batch_dims`. Throws for no dims, a zero extent,
+    // or an output layout in which two elements could land on one place: sorted by output
+    // stride, each dimension of more than one point must step past the whole extent of the
+    // smaller ones (the nesting of every packed, padded or embedded layout). The input layout may
+    // repeat elements (a stride of 0 reads one value many times).
+    static FftDesc guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims = {});
+
+    // Replaces the batch dims with `batch` copies of the transform, each following the last:
+    // copy b starts b * (extent of one transform) elements in, in the input and in the output.
     FftDesc& with_batch(uint64_t batch);
     FftDesc& with_precision(Precision precision);
     FftDesc& with_normalization(Normalization normalization);
 
-    uint64_t length() const { return length_; }
-    uint64_t batch() const { return batch_; }
+    const std::vector<Dim>& dims() const { return dims_; }
+    const std::vector<Dim>& batch_dims() const { return batch_dims_; }
+    // The points of one transform: the product of the dims' n (what the normalization divides
+    // by). For a 1D problem, its length.
+    uint64_t length() const;
+    // The number of transforms: the product of the batch dims' n.
+    uint64_t batch() const;
     Precision precision() const { return precision_; }
     Normalization normalization() const { return normalization_; }
 
-    // length * batch: the elements one buffer holds.
-    uint64_t elements() const { return length_ * batch_; }
-    // Bytes of one buffer of elements().
+    // length * batch: the points transformed.
+    uint64_t elements() const { return length() * batch(); }
+    // Bytes of elements() packed: the size of each buffer of a packed (1D or nd) problem.
     uint64_t bytes() const { return elements() * complex_bytes(precision_); }
+    // The elements the input and output buffers must hold: one past the largest index.
+    uint64_t input_elements() const;
+    uint64_t output_elements() const;
+    uint64_t input_bytes() const { return input_elements() * complex_bytes(precision_); }
+    uint64_t output_bytes() const { return output_elements() * complex_bytes(precision_); }
+    // Whether input and output use the same strides, as running in place needs.
+    bool same_layouts() const;
 
     bool operator==(const FftDesc&) const = default;
 
 private:
-    uint64_t length_;
-    uint64_t batch_ = 1;
+    FftDesc() = default;
+
+    std::vector<Dim> dims_;
+    std::vector<Dim> batch_dims_;
     Precision precision_ = Precision::f32;
     Normalization normalization_ = Normalization::backward;
 };

@@ -149,8 +149,43 @@ struct PassKernel {
 
     // Direct kernels: radix == length, points_per_thread outputs per invocation, `output_blocks`
     // workgroups per transform, each computing workgroup_size * points_per_thread outputs from
-    // the twiddle table's W_N^e, e < N, at offset 0.
+    // the twiddle table's W_N^e, e < N, at table_offset + e.
     uint32_t output_blocks = 1;
+    uint32_t table_offset = 0;
+
+    // Where the pass finds its transforms. Point x of transform b lies at element
+    // offset(b) + x * stride of the source (src_stride) and destination (dst_stride) buffers.
+    // With no batch dims the transforms are packed: offset(b) = b * length and both strides are
+    // 1. Otherwise b counts through the batch dims, the first fastest:
+    // offset(b) = sum_k b_k * stride_k with b = b_0 + count_0 * (b_1 + count_1 * (...)).
+    // Columns are numbered c = b * columns_per_transform() + t, so that neighbouring invocations
+    // take neighbouring columns t of one transform; or, with `vectorized`, c = (b_rest *
+    // columns_per_transform() + t) * count_0 + b_0, so that they take neighbouring transforms
+    // along batch dim 0, the one adjacent in memory when the transformed dim is strided (the
+    // columns of a C-order 2D array).
+    struct BatchDim {
+        uint32_t count = 1;
+        uint32_t src_stride = 0;
+        uint32_t dst_stride = 0;
+        bool operator==(const BatchDim&) const = default;
+    };
+    std::vector<BatchDim> batch_dims;
+    uint32_t src_stride = 1;
+    uint32_t dst_stride = 1;
+    bool vectorized = false;
+
+    // Where column c (numbered as above) lies: its t, and the element offsets of its transform's
+    // point 0 in the source and destination (without the binding offsets).
+    struct ColumnPlace {
+        uint64_t t;
+        uint64_t src;
+        uint64_t dst;
+    };
+    ColumnPlace place(uint64_t column) const;
+    // Whether transforms follow one another densely in the source or destination: point x of
+    // transform b at b * length + x, as staged loads and stores of whole tiles need.
+    bool packed_src() const;
+    bool packed_dst() const;
 
     uint32_t columns_per_transform() const { return length / radix; }
     bool uniform() const { return points_per_thread * threads_per_column == radix; }
@@ -161,6 +196,9 @@ struct PassKernel {
 
 struct Pass {
     PassKernel kernel;
+    // The dim of the problem (an index into desc.dims()) the pass transforms; -1 for a pass
+    // that copies (the direct sum's, or a problem whose dims all have one point).
+    int dim = 0;
     uint64_t columns = 0;     // batch * columns_per_transform
     uint64_t tiles = 0;       // ceil(columns / columns_per_workgroup)
     uint64_t workgroups = 0;  // tiles, or fewer when kernel.prefetch (each loops over tiles)
@@ -182,9 +220,11 @@ struct TWIDDLE_API LogicalPlan {
     const std::vector<Route>& routes(Placement p) const {
         return p == Placement::in_place ? in_place : out_of_place;
     }
-    // Bytes of scratch buffer the placement needs (0: none).
+    // Bytes of scratch buffer the placement needs (0: none). Scratch holds data in the output's
+    // layout, so it takes desc.output_bytes().
     uint64_t scratch_bytes(Placement p) const;
-    // A one-line summary: "4096 = 16 x 16 x 16 in 1 pass" or "65536 = (256) x (256) in 2 passes".
+    // A one-line summary: "4096 = 16 x 16 x 16 in 1 pass", "65536 = (256) x (256) in 2 passes",
+    // or per dim for several: "512 x 1024: dim 1 = 4 x 16 x 16, dim 0 = (32) x (32) in 3 passes".
     std::string summary() const;
 };
 

@@ -38,12 +38,13 @@ public:
     std::vector<std::vector<std::pair<std::string, std::string>>> kernel_statistics() const;
 
     // Appends the transform's dispatches, with barriers between passes, to `cmd`; never submits.
-    // `in` and `out` hold desc().bytes() each and are either the same range (in place) or
-    // disjoint; `scratch` holds scratch_bytes() for that placement or may be empty when that is
-    // 0. The caller orders earlier writes of `in` before compute-shader reads, and later reads of
-    // `out` after compute-shader writes. Throws twiddle::Error, before recording anything, for a
-    // view that is too small, lacks storage usage, overlaps another wrongly, or exceeds the
-    // device's storage-buffer range. Only the first desc().bytes() of `out` are written.
+    // `in` holds desc().input_bytes() and `out` desc().output_bytes(); they are either the same
+    // range (in place, which needs desc().same_layouts()) or disjoint. `scratch` holds
+    // scratch_bytes() for that placement or may be empty when that is 0. The caller orders earlier
+    // writes of `in` before compute-shader reads, and later reads of `out` after compute-shader
+    // writes. Throws twiddle::Error, before recording anything, for a view that is too small,
+    // lacks storage usage, overlaps another wrongly, or exceeds the device's storage-buffer range.
+    // Only the output layout's elements of `out` are written; the input is only read (out of place).
     void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                 Direction direction) const;
 

@@ -161,6 +161,48 @@ void emit_interface(GlslWriter& w, uint32_t workgroup_size, Precision precision)
            " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
 }
 
+// `index` times `stride` elements, as GLSL.
+std::string strided(const std::string& index, uint32_t stride) {
+    return stride == 1 ? index : "(" + index + ") * " + u(stride);
+}
+
+// locate(c, t, s, d): column c's position t in its transform, and the element offsets of that
+// transform's point 0 in the source and destination (PassKernel::place).
+void emit_locate(GlslWriter& w, const PassKernel& k) {
+    const uint32_t T = k.columns_per_transform();
+    w.open("void locate(uint c, out uint t, out uint s, out uint d)");
+    if (k.batch_dims.empty()) {
+        w.line("t = " + std::string(T == 1 ? "0u" : "c % " + u(T)) + ";");
+        w.line("s = (c / " + u(T) + ") * " + u(k.length) + ";");
+        w.line("d = s;");
+    } else {
+        w.line("uint rest = c;");
+        w.line("s = 0u;");
+        w.line("d = 0u;");
+        size_t first = 0;
+        auto dim = [&](const PassKernel::BatchDim& b, bool last) {
+            w.line("uint b = " + (last ? std::string("rest") : "rest % " + u(b.count)) + ";");
+            w.line("s += b * " + u(b.src_stride) + ";");
+            w.line("d += b * " + u(b.dst_stride) + ";");
+            if (!last) w.line("rest /= " + u(b.count) + ";");
+        };
+        if (k.vectorized) {
+            w.open("");
+            dim(k.batch_dims[0], false);
+            w.close();
+            first = 1;
+        }
+        w.line("t = " + std::string(T == 1 ? "0u" : "rest % " + u(T)) + ";");
+        if (T > 1) w.line("rest /= " + u(T) + ";");
+        for (size_t i = first; i < k.batch_dims.size(); ++i) {
+            w.open("");
+            dim(k.batch_dims[i], i + 1 == k.batch_dims.size());
+            w.close();
+        }
+    }
+    w.close();
+}
+
 // The direct sum X_k = sum_j x_j W_N^{jk} (KernelKind::direct). Workgroup g computes block
 // g mod output_blocks of transform g / output_blocks: invocation tid the outputs
 // k = block * WG * K + tid + r * WG, r < K. Every invocation reads every input of its transform
@@ -179,12 +221,15 @@ std::string generate_direct_kernel(const PassKernel& k) {
     emit_interface(w, WG, k.precision);
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
+    emit_locate(w, k);
     w.open("void main()");
     w.line("uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
     w.line("uint row = group / " + u(k.output_blocks) + ", block = group % " + u(k.output_blocks) + ";");
     w.line("if (row >= params.columns) return;  // the same for the whole workgroup");
     w.line("uint tid = gl_LocalInvocationID.x;");
-    w.line("uint src_row = params.src_offset + row * " + u(N) + ";");
+    w.line("uint t, src_start, dst_start;");
+    w.line("locate(row, t, src_start, dst_start);");
+    w.line("uint src_row = params.src_offset + src_start;");
     auto each = [&](const std::string& pattern) {
         for (uint32_t r = 0; r < K; ++r) {
             std::string line = pattern;
@@ -207,9 +252,9 @@ std::string generate_direct_kernel(const PassKernel& k) {
     auto terms = [&](const std::string& first, uint32_t count) {
         each(C + " part# = " + C + "(0);");
         for (uint32_t t = 0; t < count; ++t) {
-            w.line("x = src[src_row + " + first + " + " + u(t) + "];");
+            w.line("x = src[src_row + " + strided(first + " + " + u(t), k.src_stride) + "];");
             w.line("x.y *= params.load_sign;");
-            each("part# += cmul(x, tw[e#]);");
+            each("part# += cmul(x, tw[" + (k.table_offset ? u(k.table_offset) + " + " : "") + "e#]);");
             each("e# += step#;");
             each("if (e# >= " + u(N) + ") e# -= " + u(N) + ";");
         }
@@ -228,8 +273,8 @@ std::string generate_direct_kernel(const PassKernel& k) {
     if (N % 8 > 0) terms(u(N / 8 * 8), N % 8);
     each("acc# += sum#;");
     w.line("barrier();  // every input is read before any output is written");
-    w.line("uint dst_row = params.dst_offset + row * " + u(N) + ";");
-    each("if (k# < " + u(N) + ") dst[dst_row + k#] = " + C +
+    w.line("uint dst_row = params.dst_offset + dst_start;");
+    each("if (k# < " + u(N) + ") dst[dst_row + " + strided("k#", k.dst_stride) + "] = " + C +
          "(acc#.x * params.store_re, acc#.y * params.store_im);");
     w.close();
     return w.str();
@@ -268,6 +313,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.subgroup_exchanges) w.line("shared uint lanes_unexpected;");
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
+    emit_locate(w, k);
 
     w.open("void main()");
     if (k.subgroup_exchanges) {
@@ -324,11 +370,15 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // columns are then contiguous runs of R points. A tile's `tile_points` counts the points of
     // its live columns and `tile_base` is where its first column's run starts.
     const bool staged = k.staged_load || k.staged_store;
+    // (The planner stages only tiles that are one run of memory: see fit_kernel.)
     auto emit_tile_extent = [&](const std::string& t, const std::string& suffix) {
         w.line("uint tile_points" + suffix + " = min(" + u(B) + ", params.columns - " + t + " * " + u(B) +
                ") * " + u(R) + ";");
-        w.line("uint tile_base" + suffix + " = (" + t + " * " + u(B) + " / " + u(T) + ") * " + u(N) + " + (" +
-               t + " * " + u(B) + " % " + u(T) + ") * " + u(R) + ";");
+        w.line("uint tile_t" + suffix + ", tile_src" + suffix + ", tile_dst" + suffix + ";");
+        w.line("locate(" + t + " * " + u(B) + ", tile_t" + suffix + ", tile_src" + suffix + ", tile_dst" +
+               suffix + ");");
+        w.line("uint tile_base" + suffix + " = " + (suffix == "_f" ? "tile_src" : "tile_dst") + suffix +
+               " + tile_t" + suffix + " * " + u(R) + ";");
     };
     auto emit_fetch = [&](const std::string& t, const char* prefix) {
         w.open("");
@@ -342,11 +392,15 @@ std::string generate_pass_kernel(const PassKernel& k) {
         } else {
             w.line("uint c = " + t + " * " + u(B) + " + lc;");
             w.open("if (c < params.columns)");
-            w.line("uint base = params.src_offset + (c / " + u(T) + ") * " + u(N) + " + c % " + u(T) + ";");
+            w.line("uint ft, fs, fd;");
+            w.line("locate(c, ft, fs, fd);");
+            w.line("uint base = params.src_offset + fs + " + strided("ft", k.src_stride) + ";");
+            const uint32_t step = T * k.src_stride;
             for (uint32_t r = 0; r < load_count; ++r) {
                 const Slot sl = slot(first_radix, r);
                 if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
-                w.line(numbered(prefix, r) + " = src[base + " + u(sl.offset * T) + " + i * " + u(T) + "];");
+                w.line(numbered(prefix, r) + " = src[base + " + u(sl.offset * step) + " + i * " + u(step) +
+                       "];");
             }
             w.close();
         }
@@ -387,10 +441,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // The tile's geometry for the transform and the stores.
     w.line("uint col = tile * " + u(B) + " + lc;");
     w.line("bool live = col < params.columns;");
-    w.line(T == 1 ? "uint t = 0u;" : "uint t = col % " + u(T) + ";");
+    w.line("uint t, col_src, col_dst;");
+    w.line("locate(col, t, col_src, col_dst);");
     w.line(S > 1 ? "uint jj = t % " + u(S) + ";" : "uint jj = 0u;");
-    w.line("uint dst_base = params.dst_offset + (col / " + u(T) + ") * " + u(N) + " + (t - jj) * " + u(R) +
-           " + jj;");
+    w.line("uint dst_base = params.dst_offset + col_dst + " +
+           strided("(t - jj) * " + u(R) + " + jj", k.dst_stride) + ";");
     if (staged) emit_tile_extent("tile", "");
 
     // In a loop, the previous tile's last shared reads must finish before this tile's first
@@ -519,7 +574,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
             if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
-            w.line("dst[dst_base + " + u(sl.offset * S) + " + i * " + u(S) + "] = " + scaled(out[r]) + ";");
+            const uint32_t step = S * k.dst_stride;
+            w.line("dst[dst_base + " + u(sl.offset * step) + " + i * " + u(step) + "] = " + scaled(out[r]) +
+                   ";");
         }
         w.close();
     }

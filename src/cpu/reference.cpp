@@ -125,79 +125,159 @@ std::vector<cld> reference_dft(std::span<const cld> row, Direction direction) {
     return out;
 }
 
-std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction) {
-    const uint64_t n = plan.desc.length(), batch = plan.desc.batch();
-    if (input.size() != n * batch) throw Error("execute: input must hold length * batch elements");
+std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction,
+                         Placement placement) {
+    const FftDesc& desc = plan.desc;
+    if (input.size() != desc.input_elements()) throw Error("execute: input must hold desc.input_elements()");
+    if (placement == Placement::in_place && !desc.same_layouts())
+        throw Error("execute: in place needs the same input and output layouts");
     const std::vector<cld> tw = twiddle_values(plan.twiddles);
 
-    // Inverse through conjugation, as the kernels do it: conj on the first load and last store.
-    std::vector<cld> src(input.begin(), input.end()), dst(n * batch);
-    if (direction == Direction::inverse)
-        for (auto& v : src) v = std::conj(v);
-
+    // The buffers by role. In place, the input is the output buffer. Untouched output elements
+    // stay 0.
+    std::vector<cld> in(input.begin(), input.end()), out(desc.output_elements()),
+        scratch(desc.output_elements());
+    if (placement == Placement::in_place) out = in;
+    auto buffer = [&](BufferRole role) -> std::vector<cld>& {
+        return role == BufferRole::input ? in : role == BufferRole::output ? out : scratch;
+    };
+    const auto& routes = plan.routes(placement);
+    // What a pass writes, gathered before it lands, since passes may run in place.
+    std::vector<std::pair<uint64_t, cld>> writes;
     std::vector<cld> col, next;
-    for (const Pass& pass : plan.passes) {
+    for (size_t pi = 0; pi < plan.passes.size(); ++pi) {
+        const Pass& pass = plan.passes[pi];
         const PassKernel& k = pass.kernel;
+        const std::vector<cld>& src = buffer(routes[pi].src);
+        // Inverse through conjugation, as the kernels do it: conj on the first load and the last
+        // store.
+        auto load = [&](uint64_t at) {
+            return direction == Direction::inverse && pi == 0 ? std::conj(src[at]) : src[at];
+        };
+        writes.clear();
+        const uint64_t L = k.length, T = k.columns_per_transform(), R = k.radix, span = k.span;
         if (k.kind == KernelKind::direct) {
             // X_k = sum_j x_j W_N^{jk} from the table's W_N^e.
-            for (uint64_t b = 0; b < pass.columns; ++b)
-                for (uint64_t out = 0; out < n; ++out) {
+            for (uint64_t b = 0; b < pass.columns; ++b) {
+                const auto at = k.place(b);
+                for (uint64_t o = 0; o < L; ++o) {
                     cld acc = 0;
-                    for (uint64_t j = 0; j < n; ++j) acc += src[b * n + j] * tw[(j * out) % n];
-                    dst[b * n + out] = acc;
-                }
-            src.swap(dst);
-            continue;
-        }
-        // A pass's transforms have k.length points: n, or 1 for the direct sum's copy pass.
-        const uint64_t L = k.length, T = k.columns_per_transform(), R = k.radix, span = k.span;
-        col.resize(R);
-        next.resize(R);
-        for (uint64_t c = 0; c < pass.columns; ++c) {
-            const uint64_t b = c / T, t = c % T, jj = t % span;
-            for (uint64_t r = 0; r < R; ++r) {
-                col[r] = src[b * L + t + r * T];
-                if (span > 1) {
-                    // Point r = i + m * threads of the column is held by invocation i.
-                    const uint64_t threads = k.threads_per_column, i = r % threads, m = r / threads;
-                    if (threads > 1) {
-                        const uint64_t j_lo = jj % k.lane_columns, e = (jj - j_lo) * i;
-                        const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
-                        col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo] *
-                                  tw[k.lane_offset + i * k.lane_columns + j_lo];
-                    }
-                    if (m > 0) {
-                        const uint64_t split = k.step_split, highs = (span + split - 1) / split;
-                        col[r] *= tw[k.step_low_offset + (m - 1) * split + jj % split];
-                        if (highs > 1) col[r] *= tw[k.step_high_offset + (m - 1) * highs + jj / split];
-                    }
+                    for (uint64_t j = 0; j < L; ++j)
+                        acc += load(at.src + j * k.src_stride) * tw[k.table_offset + (j * o) % L];
+                    writes.push_back({at.dst + o * k.dst_stride, acc});
                 }
             }
-            // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
-            // x[q + m' R/r] W_{ns r}^{j m'}.
-            for (const Stage& s : k.stages) {
-                const uint64_t r = s.radix, ns = s.span, stride = R / r;
-                for (uint64_t q = 0; q < stride; ++q) {
-                    const uint64_t j = q % ns;
-                    for (uint64_t m = 0; m < r; ++m) {
-                        cld acc = 0;
-                        for (uint64_t mp = 0; mp < r; ++mp) {
-                            cld x = col[q + mp * stride];
-                            if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + (mp - 1) * ns + j];
-                            acc += x * unit_root(mp * m, r);
+        } else {
+            col.resize(R);
+            next.resize(R);
+            for (uint64_t c = 0; c < pass.columns; ++c) {
+                const auto at = k.place(c);
+                const uint64_t t = at.t, jj = t % span;
+                for (uint64_t r = 0; r < R; ++r) {
+                    col[r] = load(at.src + (t + r * T) * k.src_stride);
+                    if (span > 1) {
+                        // Point r = i + m * threads of the column is held by invocation i.
+                        const uint64_t threads = k.threads_per_column, i = r % threads, m = r / threads;
+                        if (threads > 1) {
+                            const uint64_t j_lo = jj % k.lane_columns, e = (jj - j_lo) * i;
+                            const uint64_t hi = e >> k.fine_bits, lo = e & ((1u << k.fine_bits) - 1);
+                            col[r] *= tw[k.coarse_offset + hi] * tw[k.fine_offset + lo] *
+                                      tw[k.lane_offset + i * k.lane_columns + j_lo];
                         }
-                        next[(q - j) * r + j + m * ns] = acc;
+                        if (m > 0) {
+                            const uint64_t split = k.step_split, highs = (span + split - 1) / split;
+                            col[r] *= tw[k.step_low_offset + (m - 1) * split + jj % split];
+                            if (highs > 1) col[r] *= tw[k.step_high_offset + (m - 1) * highs + jj / split];
+                        }
                     }
                 }
-                col.swap(next);
+                // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
+                // x[q + m' R/r] W_{ns r}^{j m'}.
+                for (const Stage& s : k.stages) {
+                    const uint64_t r = s.radix, ns = s.span, stride = R / r;
+                    for (uint64_t q = 0; q < stride; ++q) {
+                        const uint64_t j = q % ns;
+                        for (uint64_t m = 0; m < r; ++m) {
+                            cld acc = 0;
+                            for (uint64_t mp = 0; mp < r; ++mp) {
+                                cld x = col[q + mp * stride];
+                                if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + (mp - 1) * ns + j];
+                                acc += x * unit_root(mp * m, r);
+                            }
+                            next[(q - j) * r + j + m * ns] = acc;
+                        }
+                    }
+                    col.swap(next);
+                }
+                for (uint64_t r = 0; r < R; ++r)
+                    writes.push_back({at.dst + ((t - jj) * R + jj + r * span) * k.dst_stride, col[r]});
             }
-            for (uint64_t r = 0; r < R; ++r) dst[b * L + (t - jj) * R + jj + r * span] = col[r];
         }
-        src.swap(dst);
+        std::vector<cld>& dst = buffer(routes[pi].dst);
+        for (const auto& [at, v] : writes) dst.at(at) = v;
     }
-    const long double scale = scale_factor(plan.desc.normalization(), direction, n);
-    for (auto& v : src) v = (direction == Direction::inverse ? std::conj(v) : v) * scale;
-    return src;
+    // Conj on the last store, and the normalization, over the output's logical elements.
+    const long double scale = scale_factor(desc.normalization(), direction, desc.length());
+    std::vector<cld> result(desc.output_elements());
+    for (uint64_t e : logical_indices(desc, false)) {
+        const cld v = out[e];
+        result[e] = (direction == Direction::inverse ? std::conj(v) : v) * scale;
+    }
+    return result;
+}
+
+std::vector<uint64_t> logical_indices(const FftDesc& desc, bool input) {
+    std::vector<Dim> all = desc.dims();
+    all.insert(all.end(), desc.batch_dims().begin(), desc.batch_dims().end());
+    std::vector<uint64_t> out{0};
+    // Last dim fastest, as a C-order array of dims then batch dims.
+    for (auto d = all.rbegin(); d != all.rend(); ++d) {
+        std::vector<uint64_t> next;
+        next.reserve(out.size() * d->n);
+        const uint64_t stride = input ? d->in_stride : d->out_stride;
+        for (uint64_t i = 0; i < d->n; ++i)
+            for (uint64_t o : out) next.push_back(o + i * stride);
+        out.swap(next);
+    }
+    return out;
+}
+
+void reference_nd(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
+                  const FftDesc& desc, Direction direction) {
+    if (in.size() < desc.input_elements() || out.size() < desc.output_elements())
+        throw Error("reference_nd: buffers are smaller than the layouts' extents");
+    // Gather into a packed array indexed [batch dims..., dims...] (C order), transform each dim's
+    // lines, scatter back. Normalization is the caller's.
+    const auto& dims = desc.dims();
+    const uint64_t length = desc.length(), batch = desc.batch();
+    std::vector<cld> a(length * batch);
+    {
+        // logical_indices runs over dims then batch dims, last fastest; reorder to batch-major.
+        const auto idx = logical_indices(desc, true);
+        for (uint64_t x = 0; x < length; ++x)
+            for (uint64_t b = 0; b < batch; ++b) a[b * length + x] = cld(in[idx[x * batch + b]]);
+    }
+    std::vector<cld> line;
+    uint64_t inner = length;  // product of the dims after d
+    for (size_t d = 0; d < dims.size(); ++d) {
+        const uint64_t n = dims[d].n;
+        inner /= n;
+        line.resize(n);
+        for (uint64_t b = 0; b < batch; ++b)
+            for (uint64_t outer = 0; outer < length / (n * inner); ++outer)
+                for (uint64_t i = 0; i < inner; ++i) {
+                    cld* base = a.data() + b * length + outer * n * inner + i;
+                    for (uint64_t x = 0; x < n; ++x) line[x] = base[x * inner];
+                    transform_row(line, direction);
+                    for (uint64_t x = 0; x < n; ++x) base[x * inner] = line[x];
+                }
+    }
+    const auto idx = logical_indices(desc, false);
+    for (uint64_t x = 0; x < length; ++x)
+        for (uint64_t b = 0; b < batch; ++b) {
+            const cld v = a[b * length + x];
+            out[idx[x * batch + b]] = {static_cast<double>(v.real()), static_cast<double>(v.imag())};
+        }
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "twiddle/desc.hpp"
 #include "twiddle/logical_plan.hpp"
 #include "twiddle/types.hpp"
 
@@ -25,10 +26,23 @@ void reference_dft(std::span<const std::complex<double>> in, std::span<std::comp
 std::vector<cld> reference_dft(std::span<const cld> row, Direction direction);
 
 // Runs a logical plan on the CPU in long double, pass by pass and stage by stage, with the
-// plan's decomposition, Stockham index arithmetic and twiddle tables. It tests the decomposition,
-// not the kernels' mapping of points to invocations (staging, partial workgroups, dispatch
-// layout), which only the device tests reach. Returns the normalized result.
-std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction);
+// plan's decomposition, Stockham index arithmetic, layouts, buffer routes and twiddle tables. It
+// tests the decomposition, not the kernels' mapping of points to invocations (staging, partial
+// workgroups, dispatch layout), which only the device tests reach. `input` holds
+// desc.input_elements() (in place: the output buffer's contents); returns the normalized output
+// buffer, desc.output_elements(), with 0 where the layout has no element.
+std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction,
+                         Placement placement = Placement::out_of_place);
+
+// The buffer indices of a problem's elements in its input (or output) layout: all the dims, then
+// the batch dims, as one C-order array (the last batch dim fastest).
+std::vector<uint64_t> logical_indices(const FftDesc& desc, bool input);
+
+// Reference of any problem, unnormalized, in long double: each dim's lines transformed in turn
+// (radix-2, mixed radix or Bluestein per line). Reads `in` in the input layout and writes the
+// output layout's elements of `out`, leaving its other elements alone.
+void reference_nd(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
+                  const FftDesc& desc, Direction direction);
 
 // sqrt(sum |a - b|^2 / sum |b|^2); 0 when both are zero.
 double relative_l2(std::span<const std::complex<float>> a, std::span<const std::complex<double>> b);

@@ -213,10 +213,12 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         blocks.push_back(kTwoPassColumns);
 
     const bool short_columns = k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
-    const bool staged_load = short_columns;
-    const bool staged_store = short_columns || (!k.points_contiguous && k.span == 1);
+    // Staging moves whole tiles as one run of memory: where transforms follow one another densely,
+    // or where a tile lies within one transform of unit stride.
+    auto run = [&](bool packed, uint32_t stride, uint32_t block) {
+        return !k.vectorized && (packed || (stride == 1 && k.columns_per_transform() % block == 0));
+    };
     const auto& stages = layout.stages;
-    const bool exchanges = stages.size() > 1 || staged_load || staged_store;
     const bool subgroup_exchanges = subgroups && k.points_contiguous && stages.size() > 1 &&
                                     caps.subgroup_size > 0 && caps.subgroup_size % threads_per_column == 0;
     // The flag through which a workgroup agrees whether its subgroups are laid out as expected.
@@ -225,6 +227,10 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     for (uint32_t block : blocks) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
         if (threads > max_threads) continue;
+        const bool staged_load = short_columns && run(k.packed_src(), k.src_stride, block);
+        const bool staged_store = (short_columns || (!k.points_contiguous && k.span == 1)) &&
+                                  run(k.packed_dst(), k.dst_stride, block);
+        const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         // Both components in one round if they fit, else one component at a time, else one
         // component of half the points (PassKernel::exchange_rounds).
         const bool halves = allow.half_rounds && pow2 && block == 1 && k.points_contiguous &&
@@ -325,11 +331,21 @@ public:
             entries_.push_back({hi << bits, period});
     }
 
+    // W_N^e for e < N, the direct sum's factors.
+    uint32_t direct_table(uint32_t n) {
+        if (auto it = direct_.find(n); it != direct_.end()) return it->second;
+        const uint32_t offset = static_cast<uint32_t>(entries_.size());
+        for (uint32_t e = 0; e < n; ++e) entries_.push_back({e, n});
+        direct_[n] = offset;
+        return offset;
+    }
+
     std::vector<TwiddleEntry> take() { return std::move(entries_); }
 
 private:
     std::vector<TwiddleEntry> entries_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> stages_;
+    std::map<uint32_t, uint32_t> direct_;
 };
 
 // The buffers each pass reads and writes. Every pass but the last is out-of-place (Stockham);
@@ -367,8 +383,15 @@ struct PassChoice {
     bool all_shared = false;  // the one pass takes all of the shared memory by default
 };
 
-PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision) {
+// `vectorized`: the transforms are strided and taken by neighbouring invocations side by side
+// (PassKernel::vectorized), so even one pass uses a multi-pass kernel's columns.
+PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision,
+                       bool vectorized) {
     auto cap = [&](uint32_t r) { return options.max_pass_length ? std::min(r, options.max_pass_length) : r; };
+    if (vectorized)
+        for (bool narrow : {false, true})
+            if (n <= cap(longest_pass(caps, options, precision, false, Allow{.narrow_tiles = narrow})))
+                return PassChoice{{static_cast<uint32_t>(n)}, options, Allow{.narrow_tiles = narrow}, false};
     // Kernels keep within half the shared memory by default (Options::max_shared_memory), except
     // that one pass with all of it beats two passes (H200, 8192 points: 2694 GB/s against 1797).
     // Such a pass takes 32 points per invocation by default: fewer exchanges, which each wait on
@@ -377,8 +400,8 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
     Options kernel_options = options;
     Allow allow;
     bool all_shared = false;  // the one pass takes all of the shared memory by default
-    uint32_t one_pass = cap(longest_pass(caps, options, precision, true));
-    if (n > one_pass && options.max_shared_memory == 0) {
+    uint32_t one_pass = vectorized ? 1 : cap(longest_pass(caps, options, precision, true));
+    if (n > one_pass && options.max_shared_memory == 0 && !vectorized) {
         Options full = options;
         full.max_shared_memory = caps.max_shared_memory_bytes;
         if (full.max_radix == 0 && precision == Precision::f32) full.max_radix = kMaxRadix;
@@ -392,7 +415,7 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
             }
     }
     // A caller's shared-memory limit: one pass in halves rather than more passes.
-    if (n > one_pass && options.max_shared_memory != 0 &&
+    if (n > one_pass && options.max_shared_memory != 0 && !vectorized &&
         n <= cap(longest_pass(caps, options, precision, true, Allow{.half_rounds = true}))) {
         allow.half_rounds = true;
         one_pass = static_cast<uint32_t>(n);
@@ -430,7 +453,8 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
 
 // Lengths that are not powers of two: one pass if it fits (with all of the shared memory if
 // need be), else the fewest passes whose radices divide n and fit, the most even first.
-PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision) {
+PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision,
+                        bool vectorized) {
     PassChoice c{{}, options, {}, false};
     // A pass holds at least one of the length's primes, whatever max_pass_length says.
     const uint64_t max_pass = options.max_pass_length
@@ -438,8 +462,14 @@ PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& optio
                                   : UINT32_MAX;
     if (n <= max_pass) {
         const uint32_t r = static_cast<uint32_t>(n);
-        if (fits(r, true, caps, options, precision)) return PassChoice{{r}, options, {}, false};
-        if (options.max_shared_memory == 0) {
+        if (vectorized) {
+            for (bool narrow : {false, true})
+                if (fits(r, false, caps, options, precision, Allow{.narrow_tiles = narrow}))
+                    return PassChoice{{r}, options, Allow{.narrow_tiles = narrow}, false};
+        } else if (fits(r, true, caps, options, precision)) {
+            return PassChoice{{r}, options, {}, false};
+        }
+        if (options.max_shared_memory == 0 && !vectorized) {
             Options full = options;
             full.max_shared_memory = caps.max_shared_memory_bytes;
             if (fits(r, true, caps, full, precision)) return PassChoice{{r}, full, {}, true};
@@ -482,6 +512,91 @@ PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& optio
     return c;
 }
 
+// How one dim's transforms lie in memory, for the kernels of its passes (see
+// PassKernel::batch_dims).
+struct DimLayout {
+    uint64_t length = 1;
+    uint64_t batch = 1;                            // transforms
+    std::vector<PassKernel::BatchDim> batch_dims;  // empty: packed
+    uint64_t src_stride = 1;
+    uint64_t dst_stride = 1;
+    bool vectorized = false;
+};
+
+// The layout of `length`-point transforms of strides src_stride and dst_stride, repeated over
+// `others` (fastest in the output first). Neighbouring batch dims that continue one another in
+// both buffers merge into one; transforms that are strided while another dim is adjacent in
+// memory are taken side by side (vectorized).
+DimLayout make_layout(uint64_t length, uint64_t src_stride, uint64_t dst_stride,
+                      const std::vector<PassKernel::BatchDim>& others) {
+    DimLayout l;
+    l.length = length;
+    l.src_stride = src_stride;
+    l.dst_stride = dst_stride;
+    std::vector<PassKernel::BatchDim> merged;
+    for (const auto& d : others) {
+        l.batch *= d.count;
+        if (!merged.empty()) {
+            auto& m = merged.back();
+            if (d.src_stride == uint64_t(m.count) * m.src_stride &&
+                d.dst_stride == uint64_t(m.count) * m.dst_stride) {
+                m.count *= d.count;
+                continue;
+            }
+        }
+        merged.push_back(d);
+    }
+    l.vectorized = !merged.empty() && merged.front().dst_stride < dst_stride;
+    const bool packed = !l.vectorized && src_stride == 1 && dst_stride == 1 &&
+                        (merged.empty() || (merged.size() == 1 && merged[0].src_stride == length &&
+                                            merged[0].dst_stride == length));
+    if (!packed) l.batch_dims = std::move(merged);
+    return l;
+}
+
+void apply_layout(PassKernel& k, const DimLayout& l) {
+    k.batch_dims = l.batch_dims;
+    k.src_stride = static_cast<uint32_t>(l.src_stride);
+    k.dst_stride = static_cast<uint32_t>(l.dst_stride);
+    k.vectorized = l.vectorized;
+}
+
+// A dim of the problem as the planner sees it: a transform dim (dim >= 0, its index in
+// FftDesc::dims()) or a batch dim (dim = -1).
+struct PlanDim {
+    uint64_t n;
+    uint64_t in_stride;
+    uint64_t out_stride;
+    int dim;
+};
+
+// The layout of the transforms along all[axis], batched over every other dim; the source is the
+// input buffer (reads_input) or a buffer in the output's layout.
+DimLayout dim_layout(const std::vector<PlanDim>& all, size_t axis, bool reads_input) {
+    std::vector<PassKernel::BatchDim> others;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (i != axis)
+            others.push_back({static_cast<uint32_t>(all[i].n),
+                              static_cast<uint32_t>(reads_input ? all[i].in_stride : all[i].out_stride),
+                              static_cast<uint32_t>(all[i].out_stride)});
+    const PlanDim& a = all[axis];
+    return make_layout(a.n, reads_input ? a.in_stride : a.out_stride, a.out_stride, others);
+}
+
+// A pass that copies every point of `layout` (transforms of one point).
+Pass copy_pass(const DimLayout& layout, Precision precision, const DeviceCaps& caps) {
+    PassKernel copy;
+    copy.precision = precision;
+    apply_layout(copy, layout);
+    if (!fit_kernel(copy, caps, Options{})) throw UnsupportedError("no copy kernel fits the device");
+    Pass p;
+    p.kernel = copy;
+    p.dim = -1;
+    p.columns = layout.batch;
+    p.tiles = p.workgroups = (p.columns + copy.columns_per_workgroup - 1) / copy.columns_per_workgroup;
+    return p;
+}
+
 // The direct sum (Strategy::dft): one pass of direct kernels, each workgroup computing a block
 // of one transform's outputs from all of its inputs. A workgroup reads its whole transform
 // before it writes, so a transform of one block may run in place; longer ones write to scratch
@@ -489,15 +604,15 @@ PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& optio
 constexpr uint32_t kDirectOutputs = 4;      // outputs per invocation
 constexpr uint32_t kDirectWorkgroup = 256;  // most invocations per workgroup
 
-LogicalPlan direct_plan(const FftDesc& desc, const DeviceCaps& caps) {
-    const uint64_t n = desc.length();
-    if (n > kMaxDirectLength)
-        throw UnsupportedError("the direct sum takes lengths up to " + std::to_string(kMaxDirectLength) +
-                               ", got " + std::to_string(n));
+std::vector<Pass> direct_passes(const DimLayout& layout, int dim, const std::vector<PlanDim>& all,
+                                Precision precision, const DeviceCaps& caps, TwiddleTableBuilder& table) {
+    const uint64_t n = layout.length;
     PassKernel k;
     k.kind = KernelKind::direct;
-    k.precision = desc.precision();
+    k.precision = precision;
     k.length = k.radix = static_cast<uint32_t>(n);
+    apply_layout(k, layout);
+    k.vectorized = false;  // a workgroup computes one transform
     k.points_per_thread = kDirectOutputs;
     const uint32_t max_threads =
         std::min({caps.max_workgroup_invocations, caps.max_workgroup_size[0], kDirectWorkgroup});
@@ -505,58 +620,152 @@ LogicalPlan direct_plan(const FftDesc& desc, const DeviceCaps& caps) {
         max_threads, std::bit_ceil(static_cast<uint32_t>((n + kDirectOutputs - 1) / kDirectOutputs)));
     k.output_blocks = static_cast<uint32_t>((n + uint64_t(k.workgroup_size) * kDirectOutputs - 1) /
                                             (uint64_t(k.workgroup_size) * kDirectOutputs));
+    k.table_offset = table.direct_table(static_cast<uint32_t>(n));
 
-    LogicalPlan out;
-    out.desc = desc;
-    for (uint32_t e = 0; e < n; ++e) out.twiddles.push_back({e, static_cast<uint32_t>(n)});
+    std::vector<Pass> out;
     Pass direct;
     direct.kernel = k;
-    direct.columns = desc.batch();
-    direct.tiles = direct.workgroups = desc.batch() * k.output_blocks;
-    out.passes.push_back(direct);
+    direct.dim = dim;
+    direct.columns = layout.batch;
+    direct.tiles = direct.workgroups = layout.batch * k.output_blocks;
+    out.push_back(direct);
     if (k.output_blocks > 1) {
-        PassKernel copy;
-        copy.precision = desc.precision();
-        if (!fit_kernel(copy, caps, Options{})) throw UnsupportedError("no copy kernel fits the device");
-        Pass p;
-        p.kernel = copy;
-        p.columns = desc.elements();
-        p.tiles = p.workgroups = (p.columns + copy.columns_per_workgroup - 1) / copy.columns_per_workgroup;
-        out.passes.push_back(p);
+        // The copy reads and writes the output's layout: every dim a batch dim.
+        std::vector<PassKernel::BatchDim> every;
+        for (const PlanDim& d : all)
+            every.push_back({static_cast<uint32_t>(d.n), static_cast<uint32_t>(d.out_stride),
+                             static_cast<uint32_t>(d.out_stride)});
+        out.push_back(copy_pass(make_layout(1, 1, 1, every), precision, caps));
     }
-    const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
-    for (const Pass& p : out.passes)
-        if (p.workgroups > max_groups)
-            throw UnsupportedError("batch " + std::to_string(desc.batch()) + " needs " +
-                                   std::to_string(p.workgroups) +
-                                   " workgroups, over the device's dispatch limit");
-    out.out_of_place = make_routes(out.passes.size(), Placement::out_of_place);
-    out.in_place = make_routes(out.passes.size(), Placement::in_place);
+    return out;
+}
+
+// The passes of the transforms along one dim: the first reads `first_layout`, the others what
+// the passes before them wrote, in the output's layout (`layout`).
+std::vector<Pass> fast_passes(const DimLayout& first_layout, const DimLayout& layout, int dim,
+                              Precision precision, const DeviceCaps& caps, const Options& options,
+                              TwiddleTableBuilder& table) {
+    const uint64_t n = layout.length;
+    const PassChoice choice = std::has_single_bit(n)
+                                  ? pow2_passes(n, caps, options, precision, layout.vectorized)
+                                  : mixed_passes(n, caps, options, precision, layout.vectorized);
+    const std::vector<uint32_t>& radices = choice.radices;
+    std::vector<Pass> out;
+    uint32_t span = 1;
+    for (uint32_t radix : radices) {
+        PassKernel k;
+        k.precision = precision;
+        k.length = static_cast<uint32_t>(n);
+        k.radix = radix;
+        k.span = span;
+        k.points_contiguous = radices.size() == 1 && !layout.vectorized;
+        apply_layout(k, span == 1 ? first_layout : layout);
+        if (!fit_kernel(k, caps, choice.kernel_options, choice.allow))
+            throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
+                                   " fits the device's limits");
+        for (Stage& s : k.stages)
+            if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
+        if (span > 1) table.pass_tables(k);
+
+        Pass p;
+        p.dim = dim;
+        p.columns = layout.batch * k.columns_per_transform();
+        p.tiles = (p.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup;
+        // By default looping pays only where many tiles keep every workgroup busy for several
+        // turns, and two tiles fit in registers.
+        const uint32_t looping = radices.size() > 1  ? kTilesPerWorkgroupMultiPass
+                                 : choice.all_shared ? kTilesPerWorkgroupFullShared
+                                                     : kTilesPerWorkgroupOnePass;
+        const bool loops =
+            p.tiles >= kMinLoopingTiles &&
+            uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) <= kMaxLoopingTileBytes;
+        const uint64_t per_group = std::min<uint64_t>(
+            p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup : (loops ? looping : 1));
+        k.prefetch = per_group > 1;
+        p.workgroups = (p.tiles + per_group - 1) / per_group;
+        p.kernel = k;
+        out.push_back(std::move(p));
+        span *= radix;
+    }
     return out;
 }
 
 }  // namespace
 
+PassKernel::ColumnPlace PassKernel::place(uint64_t column) const {
+    const uint64_t T = columns_per_transform();
+    if (batch_dims.empty()) return {column % T, column / T * length, column / T * length};
+    ColumnPlace out{0, 0, 0};
+    uint64_t rest = column;
+    size_t first = 0;
+    if (vectorized) {
+        const uint64_t b0 = rest % batch_dims[0].count;
+        out.src += b0 * batch_dims[0].src_stride;
+        out.dst += b0 * batch_dims[0].dst_stride;
+        rest /= batch_dims[0].count;
+        first = 1;
+    }
+    out.t = rest % T;
+    rest /= T;
+    for (size_t k = first; k < batch_dims.size(); ++k) {
+        const uint64_t b = k + 1 == batch_dims.size() ? rest : rest % batch_dims[k].count;
+        out.src += b * batch_dims[k].src_stride;
+        out.dst += b * batch_dims[k].dst_stride;
+        rest /= batch_dims[k].count;
+    }
+    return out;
+}
+
+namespace {
+template <typename Stride>
+bool packed(const PassKernel& k, uint32_t stride, Stride batch_stride) {
+    if (k.batch_dims.empty()) return true;
+    return stride == 1 && !k.vectorized && k.batch_dims.size() == 1 &&
+           batch_stride(k.batch_dims[0]) == k.length;
+}
+}  // namespace
+
+bool PassKernel::packed_src() const {
+    return packed(*this, src_stride, [](const BatchDim& d) { return d.src_stride; });
+}
+bool PassKernel::packed_dst() const {
+    return packed(*this, dst_stride, [](const BatchDim& d) { return d.dst_stride; });
+}
+
 uint64_t LogicalPlan::scratch_bytes(Placement p) const {
     for (const Route& r : routes(p))
-        if (r.src == BufferRole::scratch || r.dst == BufferRole::scratch) return desc.bytes();
+        if (r.src == BufferRole::scratch || r.dst == BufferRole::scratch) return desc.output_bytes();
     return 0;
 }
 
 std::string LogicalPlan::summary() const {
     std::ostringstream s;
-    s << desc.length() << " =";
-    for (size_t i = 0; i < passes.size(); ++i) {
-        const auto& k = passes[i].kernel;
-        if (k.kind == KernelKind::direct || k.length != desc.length()) {
-            // The direct sum, and its copy pass.
-            s << (i ? ", " : " ") << (k.kind == KernelKind::direct ? "direct sum" : "copy");
-            continue;
+    const auto& dims = desc.dims();
+    for (size_t d = 0; d < dims.size(); ++d) s << (d ? " x " : "") << dims[d].n;
+    s << (dims.size() > 1 ? ":" : " =");
+    bool first_group = true;
+    for (size_t i = 0; i < passes.size();) {
+        // The passes of one dim, or one copy.
+        size_t end = i + 1;
+        while (end < passes.size() && passes[end].dim == passes[i].dim && passes[i].dim >= 0 &&
+               passes[end].kernel.kind == KernelKind::stockham)
+            ++end;
+        s << (first_group ? " " : ", ");
+        first_group = false;
+        if (dims.size() > 1 && passes[i].dim >= 0) s << "dim " << passes[i].dim << " = ";
+        const auto& k0 = passes[i].kernel;
+        if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
+            s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
+        } else {
+            for (size_t j = i; j < end; ++j) {
+                const auto& k = passes[j].kernel;
+                s << (j > i ? " x " : "") << (end - i > 1 ? "(" : "");
+                if (k.stages.empty()) s << 1;
+                for (size_t t = 0; t < k.stages.size(); ++t) s << (t ? " x " : "") << k.stages[t].radix;
+                s << (end - i > 1 ? ")" : "");
+            }
         }
-        s << (i ? " x" : "") << (passes.size() > 1 ? " (" : " ");
-        if (k.stages.empty()) s << 1;
-        for (size_t j = 0; j < k.stages.size(); ++j) s << (j ? " x " : "") << k.stages[j].radix;
-        s << (passes.size() > 1 ? ")" : "");
+        i = end;
     }
     s << " in " << passes.size() << (passes.size() == 1 ? " pass" : " passes");
     return s.str();
@@ -566,25 +775,35 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     if (options.strategy != Strategy::automatic && options.strategy != Strategy::dft)
         throw Error("Options.strategy is not a Strategy value (" +
                     std::to_string(static_cast<int>(options.strategy)) + ")");
-    const uint64_t n = desc.length();
-    const bool smooth = n == 1 || !smooth_factors(n).empty();
-    if (options.strategy != Strategy::dft && !smooth && n > kMaxDirectLength)
-        throw UnsupportedError("FftDesc.length " + std::to_string(n) +
-                               " has a prime factor above 13; this version transforms such lengths "
-                               "by the direct sum, up to " +
-                               std::to_string(kMaxDirectLength) + " points");
+    for (size_t d = 0; d < desc.dims().size(); ++d) {
+        const uint64_t n = desc.dims()[d].n;
+        const std::string what =
+            desc.dims().size() == 1 ? "FftDesc.length " : "FftDesc dim " + std::to_string(d) + ": length ";
+        if (options.strategy != Strategy::dft && n > 1 && smooth_factors(n).empty() && n > kMaxDirectLength)
+            throw UnsupportedError(what + std::to_string(n) +
+                                   " has a prime factor above 13; this version transforms such lengths "
+                                   "by the direct sum, up to " +
+                                   std::to_string(kMaxDirectLength) + " points");
+        if (options.strategy == Strategy::dft && n > kMaxDirectLength)
+            throw UnsupportedError("the direct sum takes lengths up to " + std::to_string(kMaxDirectLength) +
+                                   ", got " + std::to_string(n));
+    }
     if (desc.precision() == Precision::f64 && !caps.shader_float64)
         throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
-    if (desc.bytes() > caps.max_storage_buffer_range)
-        throw UnsupportedError("a buffer of " + std::to_string(desc.elements()) + " elements (" +
-                               std::to_string(desc.bytes()) + " bytes) exceeds the device's " +
-                               "maxStorageBufferRange of " + std::to_string(caps.max_storage_buffer_range) +
-                               " bytes");
-    // Kernels index elements with 32-bit integers; the range limit above (itself a 32-bit
-    // value) already keeps a buffer under 2^29 f32 elements, and this states the requirement.
-    if (desc.elements() >= (uint64_t(1) << 32))
-        throw UnsupportedError("length * batch must be below 2^32 elements, got " +
-                               std::to_string(desc.elements()));
+    for (const auto& [elements, bytes, name] :
+         {std::tuple{desc.input_elements(), desc.input_bytes(), "input"},
+          std::tuple{desc.output_elements(), desc.output_bytes(), "output"}}) {
+        if (bytes > caps.max_storage_buffer_range)
+            throw UnsupportedError(std::string("an ") + name + " buffer of " + std::to_string(elements) +
+                                   " elements (" + std::to_string(bytes) + " bytes) exceeds the device's " +
+                                   "maxStorageBufferRange of " +
+                                   std::to_string(caps.max_storage_buffer_range) + " bytes");
+        // Kernels index elements with 32-bit integers; the range limit above (itself a 32-bit
+        // value) already keeps a buffer under 2^29 f32 elements, and this states the requirement.
+        if (elements >= (uint64_t(1) << 32))
+            throw UnsupportedError(std::string("the ") + name +
+                                   " buffer must hold below 2^32 elements, got " + std::to_string(elements));
+    }
     if (options.max_pass_length != 0 &&
         (options.max_pass_length < 2 || !std::has_single_bit(options.max_pass_length)))
         throw Error("Options.max_pass_length must be 0 or a power of two >= 2, got " +
@@ -600,60 +819,56 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         throw Error("Options.columns_per_workgroup must be 0 or a power of two, got " +
                     std::to_string(options.columns_per_workgroup));
 
-    if (options.strategy == Strategy::dft || !smooth) return direct_plan(desc, caps);
-
-    const PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, desc.precision())
-                                                     : mixed_passes(n, caps, options, desc.precision());
-    const std::vector<uint32_t>& radices = choice.radices;
-    const Options& kernel_options = choice.kernel_options;
-    const Allow allow = choice.allow;
-    const bool all_shared = choice.all_shared;
+    // The dims of more than one point, fastest in the output first. Each transform dim is done
+    // in turn, in that order: the first reads the input, the others the output.
+    std::vector<PlanDim> all;
+    for (size_t d = 0; d < desc.dims().size(); ++d) {
+        const Dim& x = desc.dims()[d];
+        if (x.n > 1) all.push_back({x.n, x.in_stride, x.out_stride, static_cast<int>(d)});
+    }
+    for (const Dim& x : desc.batch_dims())
+        if (x.n > 1) all.push_back({x.n, x.in_stride, x.out_stride, -1});
+    std::stable_sort(all.begin(), all.end(),
+                     [](const PlanDim& a, const PlanDim& b) { return a.out_stride < b.out_stride; });
 
     LogicalPlan out;
     out.desc = desc;
     TwiddleTableBuilder table;
-    uint32_t span = 1;
-    for (uint32_t radix : radices) {
-        PassKernel k;
-        k.precision = desc.precision();
-        k.length = static_cast<uint32_t>(n);
-        k.radix = radix;
-        k.span = span;
-        k.points_contiguous = radices.size() == 1;
-        if (!fit_kernel(k, caps, kernel_options, allow))
-            throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
-                                   " fits the device's limits");
-        for (Stage& s : k.stages)
-            if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
-        if (span > 1) table.pass_tables(k);
-
-        Pass p;
-        p.columns = desc.batch() * k.columns_per_transform();
-        p.tiles = (p.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup;
-        // By default looping pays only where many tiles keep every workgroup busy for several
-        // turns, and two tiles fit in registers.
-        const uint32_t looping = radices.size() > 1 ? kTilesPerWorkgroupMultiPass
-                                 : all_shared       ? kTilesPerWorkgroupFullShared
-                                                    : kTilesPerWorkgroupOnePass;
-        const bool loops =
-            p.tiles >= kMinLoopingTiles &&
-            uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) <= kMaxLoopingTileBytes;
-        const uint64_t per_group = std::min<uint64_t>(
-            p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup : (loops ? looping : 1));
-        k.prefetch = per_group > 1;
-        p.workgroups = (p.tiles + per_group - 1) / per_group;
-        p.kernel = k;
-        const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
+    bool reads_input = true;
+    // Appends one dim's passes with their routes: each dim's passes end in the output buffer.
+    auto add = [&](std::vector<Pass> passes) {
+        for (auto [routes, placement] : {std::pair{&out.out_of_place, Placement::out_of_place},
+                                         std::pair{&out.in_place, Placement::in_place}}) {
+            const auto r = make_routes(passes.size(), reads_input ? placement : Placement::in_place);
+            routes->insert(routes->end(), r.begin(), r.end());
+        }
+        out.passes.insert(out.passes.end(), passes.begin(), passes.end());
+        reads_input = false;
+    };
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (all[i].dim < 0) continue;
+        const DimLayout layout = dim_layout(all, i, reads_input);
+        const bool smooth = !smooth_factors(layout.length).empty();
+        add(options.strategy == Strategy::dft || !smooth
+                ? direct_passes(layout, all[i].dim, all, desc.precision(), caps, table)
+                : fast_passes(layout, dim_layout(all, i, false), all[i].dim, desc.precision(), caps, options,
+                              table));
+    }
+    if (out.passes.empty()) {
+        // Every dim has one point: the transform is a copy (with the normalization, 1).
+        std::vector<PassKernel::BatchDim> every;
+        for (const PlanDim& d : all)
+            every.push_back({static_cast<uint32_t>(d.n), static_cast<uint32_t>(d.in_stride),
+                             static_cast<uint32_t>(d.out_stride)});
+        add({copy_pass(make_layout(1, 1, 1, every), desc.precision(), caps)});
+    }
+    const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
+    for (const Pass& p : out.passes)
         if (p.workgroups > max_groups)
             throw UnsupportedError("batch " + std::to_string(desc.batch()) + " needs " +
                                    std::to_string(p.workgroups) +
                                    " workgroups, over the device's dispatch limit");
-        out.passes.push_back(std::move(p));
-        span *= radix;
-    }
     out.twiddles = table.take();
-    out.out_of_place = make_routes(out.passes.size(), Placement::out_of_place);
-    out.in_place = make_routes(out.passes.size(), Placement::in_place);
     return out;
 }
 

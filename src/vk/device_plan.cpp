@@ -95,13 +95,16 @@ void check_view(const Context::State& s, const char* name, const BufferView& v, 
 // Checks the input and output views and returns the placement they make.
 Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in,
                        const BufferView& out) {
-    const uint64_t bytes = desc.bytes();
     const uint32_t element = complex_bytes(desc.precision());
-    check_view(s, "input", in, bytes, element);
-    check_view(s, "output", out, bytes, element);
+    check_view(s, "input", in, desc.input_bytes(), element);
+    check_view(s, "output", out, desc.output_bytes(), element);
     const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
-    if (!in_place && overlap(in, bytes, out, bytes))
+    if (!in_place && overlap(in, desc.input_bytes(), out, desc.output_bytes()))
         throw Error("Plan::record: input and output overlap without being the same range");
+    if (in_place && !desc.same_layouts())
+        throw Error(
+            "Plan::record: in place (input and output the same range) needs the same input and output "
+            "strides; this problem's differ");
     return in_place ? Placement::in_place : Placement::out_of_place;
 }
 
@@ -151,7 +154,6 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     const Impl& p = *impl_;
     const Context::State& s = *p.state;
     const FftDesc& desc = p.logical.desc;
-    const uint64_t bytes = desc.bytes();
     const uint32_t element = complex_bytes(desc.precision());
     if (cmd == VK_NULL_HANDLE) throw Error("Plan::record: command buffer is null");
     if (direction != Direction::forward && direction != Direction::inverse)
@@ -160,13 +162,14 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     const uint64_t scratch_bytes = p.logical.scratch_bytes(placement);
     if (scratch_bytes > 0) {
         check_view(s, "scratch", scratch, scratch_bytes, element);
-        if (overlap(scratch, scratch_bytes, in, bytes) || overlap(scratch, scratch_bytes, out, bytes))
+        if (overlap(scratch, scratch_bytes, in, desc.input_bytes()) ||
+            overlap(scratch, scratch_bytes, out, desc.output_bytes()))
             throw Error("Plan::record: scratch overlaps the input or output");
     }
 
     const Binding bindings[] = {
-        bind(s, in, bytes, element),
-        bind(s, out, bytes, element),
+        bind(s, in, desc.input_bytes(), element),
+        bind(s, out, desc.output_bytes(), element),
         scratch_bytes ? bind(s, scratch, scratch_bytes, element) : Binding{},
     };
     auto binding = [&](BufferRole role) { return bindings[static_cast<int>(role)]; };
