@@ -1,5 +1,5 @@
-// twiddle bench: throughput of batched 1D transforms against a copy kernel on the same device,
-// each case gated on its accuracy against the long-double reference.
+// twiddle bench: throughput of batched 1D, 2D and 3D transforms against a copy kernel on the same
+// device, each case gated on its accuracy against the long-double reference.
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "cpu/reference.hpp"
 #include "file_io.hpp"
+#include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
 #include "vk/compute_kernel.hpp"
 #include "vk/context_state.hpp"
@@ -27,7 +28,8 @@ struct BenchArgs {
     bool quick = false;
     uint32_t total_log2 = 26;  // complex values per case
     uint32_t min_log2 = 3, max_log2 = 24;
-    std::vector<uint64_t> lengths;  // overrides the sweep
+    std::vector<uint64_t> lengths;    // overrides the sweep
+    std::vector<std::string> shapes;  // multi-dimensional cases, transformed over every axis
     uint32_t reps = 20;
     double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
     bool f64 = false;
@@ -39,6 +41,7 @@ struct BenchArgs {
 };
 
 struct Row {
+    std::vector<uint64_t> shape;  // of one transform; n is its product
     uint64_t n = 0, batch = 0;
     size_t passes = 0;
     double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
@@ -111,14 +114,29 @@ struct Buffers {
     Buffers(const Context& ctx, uint64_t bytes) : in(ctx, bytes), out(ctx, bytes), scratch(ctx, bytes) {}
 };
 
-// One case in precision T (float or double).
+// One case in precision T (float or double): `batch` arrays of `shape`, one after another,
+// each transformed over all of its axes.
 template <typename T>
-Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& a, double copy) {
+Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& shape, const BenchArgs& a,
+             double copy) {
     Row row;
-    row.n = n;
+    row.shape = shape;
+    row.n = 1;
+    for (uint64_t e : shape) row.n *= e;
+    const uint64_t n = row.n;
     row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
     const Precision precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
-    const Plan plan(ctx, FftDesc(n, row.batch).with_precision(precision), a.options);
+    // The arrays of a case, and of `count` of them, as one batched problem.
+    auto problem = [&](uint64_t count) {
+        std::vector<uint64_t> full{count};
+        std::vector<int> axes;
+        for (uint64_t e : shape) {
+            axes.push_back(static_cast<int>(full.size()));
+            full.push_back(e);
+        }
+        return FftDesc::nd(full, axes).with_precision(precision);
+    };
+    const Plan plan(ctx, problem(row.batch), a.options);
     row.passes = plan.passes();
     if (a.kernel_stats) {
         const auto stats = plan.kernel_statistics();
@@ -152,7 +170,7 @@ Row run_case(const Context& ctx, Buffers& buffers, uint64_t n, const BenchArgs& 
     std::vector<std::complex<double>> sample(x.begin(), x.begin() + long(rows * n));
     sample.insert(sample.end(), x.begin() + long(last), x.end());
     std::vector<std::complex<double>> want(sample.size());
-    cpu::reference_dft(sample, want, n, 2 * rows, Direction::forward);
+    cpu::reference_nd(sample, want, problem(2 * rows), Direction::forward);
     ctx.submit([&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
         plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
@@ -186,7 +204,8 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
         j["copy_gbps"] = copy;
         j["cases"] = nlohmann::json::array();
         for (const Row& r : rows)
-            j["cases"].push_back({{"n", r.n},
+            j["cases"].push_back({{"shape", shape_name(r.shape)},
+                                  {"n", r.n},
                                   {"batch", r.batch},
                                   {"passes", r.passes},
                                   {"ms", r.ms},
@@ -196,11 +215,11 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                                   {"status", r.status}});
         f << j.dump(2) << "\n";
     } else {
-        f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status\n";
-        f << "copy,0,0,0,0," << copy << ",1,0,ok\n";
+        f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape\n";
+        f << "copy,0,0,0,0," << copy << ",1,0,ok,-\n";
         for (const Row& r : rows)
             f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
-              << r.copy_fraction << "," << r.rel_l2 << "," << r.status << "\n";
+              << r.copy_fraction << "," << r.rel_l2 << "," << r.status << "," << shape_name(r.shape) << "\n";
     }
     const std::string text = f.str();
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
@@ -209,7 +228,8 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("bench", "Time batched 1D complex transforms against a copy kernel");
+    auto* cmd =
+        app.add_subcommand("bench", "Time batched 1D, 2D and 3D complex transforms against a copy kernel");
     auto a = std::make_shared<BenchArgs>();
     cmd->add_flag("--quick", a->quick, "A small sweep for CPUs (2^16 values per case, N up to 4096)");
     cmd->add_option("--total", a->total_log2, "log2 of the complex values per case (default 26)")
@@ -219,6 +239,11 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--max", a->max_log2, "log2 of the longest length (default 24)")
         ->check(CLI::Range(0, 28));
     cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")->delimiter(',');
+    cmd->add_option("--shapes", a->shapes,
+                    "Arrays to run instead of the sweep (also after --n), transformed over every axis: "
+                    "256x256,64x64x64")
+        ->delimiter(',')
+        ->check(parsed_by(parse_shape));
     cmd->add_option("--reps", a->reps, "Timed repetitions per case, median reported (default 20)")
         ->check(CLI::Range(5, 10000));
     cmd->add_option("--max-error", a->max_error,
@@ -251,10 +276,12 @@ void add_bench_command(CLI::App& app) {
             args.max_log2 = std::min<uint32_t>(args.max_log2, 12);
             args.reps = std::min<uint32_t>(args.reps, 5);
         }
-        std::vector<uint64_t> lengths = args.lengths;
-        if (lengths.empty())
+        std::vector<std::vector<uint64_t>> cases;
+        for (uint64_t n : args.lengths) cases.push_back({n});
+        for (const std::string& s : args.shapes) cases.push_back(parse_shape(s));
+        if (cases.empty())
             for (uint32_t b = args.min_log2; b <= args.max_log2 && b <= args.total_log2; ++b)
-                lengths.push_back(uint64_t(1) << b);
+                cases.push_back({uint64_t(1) << b});
 
         ContextOptions options;
         if (args.kernel_stats) options.kernel_statistics = true;
@@ -278,32 +305,37 @@ void add_bench_command(CLI::App& app) {
         uint64_t largest = 0;
         const uint64_t element = args.f64 ? 16 : 8;
         if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 5e-7;
-        for (uint64_t n : lengths)
+        for (const auto& shape : cases) {
+            uint64_t n = 1;
+            for (uint64_t e : shape) n *= e;
             largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * element);
+        }
         Buffers buffers(ctx, largest);
         const bool tty = ::isatty(STDERR_FILENO);
         std::vector<Row> rows;
-        for (size_t i = 0; i < lengths.size(); ++i) {
+        for (size_t i = 0; i < cases.size(); ++i) {
             if (tty)
-                std::fprintf(stderr, "\r[%zu/%zu] N = %llu ...   ", i + 1, lengths.size(),
-                             static_cast<unsigned long long>(lengths[i]));
+                std::fprintf(stderr, "\r[%zu/%zu] %s ...   ", i + 1, cases.size(),
+                             shape_name(cases[i]).c_str());
             try {
-                rows.push_back(args.f64 ? run_case<double>(ctx, buffers, lengths[i], args, copy)
-                                        : run_case<float>(ctx, buffers, lengths[i], args, copy));
+                rows.push_back(args.f64 ? run_case<double>(ctx, buffers, cases[i], args, copy)
+                                        : run_case<float>(ctx, buffers, cases[i], args, copy));
             } catch (const UnsupportedError& e) {
                 Row r;
-                r.n = lengths[i];
+                r.shape = cases[i];
+                r.n = 1;
+                for (uint64_t e : cases[i]) r.n *= e;
                 r.status = std::string("unsupported: ") + e.what();
                 rows.push_back(r);
             }
         }
         if (tty) std::fprintf(stderr, "\r%60s\r", "");
-        std::printf("%10s %10s %6s %10s %10s %6s %10s  %s\n", "N", "batch", "passes", "ms", "GB/s", "copy",
+        std::printf("%12s %10s %6s %10s %10s %6s %10s  %s\n", "N", "batch", "passes", "ms", "GB/s", "copy",
                     "rel_l2", "status");
         for (const Row& r : rows)
-            std::printf("%10llu %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s\n",
-                        static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.batch),
-                        r.passes, r.ms, r.gbps, 100 * r.copy_fraction, r.rel_l2, r.status.c_str());
+            std::printf("%12s %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s\n", shape_name(r.shape).c_str(),
+                        static_cast<unsigned long long>(r.batch), r.passes, r.ms, r.gbps,
+                        100 * r.copy_fraction, r.rel_l2, r.status.c_str());
         check_validation(ctx);
         if (!args.out.empty()) write_results(args.out, rows, ctx.caps(), copy);
         const bool failed = std::any_of(rows.begin(), rows.end(),

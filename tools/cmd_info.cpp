@@ -1,8 +1,10 @@
-// twiddle info: devices, the chosen one's limits, and optionally the plan for a length.
+// twiddle info: devices, the chosen one's limits, and optionally the plan for a length or a shape.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "commands.hpp"
+#include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
 
 namespace twiddle::cli {
@@ -53,13 +55,21 @@ nlohmann::json limits_json(const DeviceCaps& c) {
             {"timestamp_period_ns", c.timestamp_period_ns}};
 }
 
+nlohmann::json dims_json(const std::vector<Dim>& dims) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Dim& d : dims)
+        out.push_back({{"n", d.n}, {"in_stride", d.in_stride}, {"out_stride", d.out_stride}});
+    return out;
+}
+
 nlohmann::json plan_json(const LogicalPlan& p) {
     nlohmann::json passes = nlohmann::json::array();
     for (const Pass& pass : p.passes) {
         const PassKernel& k = pass.kernel;
         std::vector<uint32_t> radices;
         for (const Stage& s : k.stages) radices.push_back(s.radix);
-        passes.push_back({{"kernel", k.kind == KernelKind::direct ? "direct sum" : "stockham"},
+        passes.push_back({{"dim", pass.dim},
+                          {"kernel", k.kind == KernelKind::direct ? "direct sum" : "stockham"},
                           {"radix", k.radix},
                           {"stages", radices},
                           {"span", k.span},
@@ -74,10 +84,14 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"exchange_rounds", k.exchange_rounds},
                           {"subgroup_exchanges", k.subgroup_exchanges},
                           {"staged_load", k.staged_load},
-                          {"staged_store", k.staged_store}});
+                          {"staged_store", k.staged_store},
+                          {"vectorized", k.vectorized},
+                          {"batch_dims", k.batch_dims.size()}});
     }
     return {{"length", p.desc.length()},
             {"batch", p.desc.batch()},
+            {"dims", dims_json(p.desc.dims())},
+            {"batch_dims", dims_json(p.desc.batch_dims())},
             {"precision", to_string(p.desc.precision())},
             {"summary", p.summary()},
             {"passes", passes},
@@ -90,15 +104,29 @@ nlohmann::json plan_json(const LogicalPlan& p) {
 
 void add_info_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
-        "info", "Print the Vulkan devices, the chosen one's limits and, with --n, a plan (JSON)");
+        "info", "Print the Vulkan devices, the chosen one's limits and, with --n or --shape, a plan (JSON)");
     struct Args {
         uint64_t n = 0;
         uint64_t batch = 1;
+        std::string shape;
+        std::string axes = "all";
         uint32_t max_pass = 0;
     };
     auto args = std::make_shared<Args>();
-    cmd->add_option("--n", args->n, "Transform length to plan");
-    cmd->add_option("--batch", args->batch, "Transforms in the batch (with --n)")->check(CLI::PositiveNumber);
+    auto* n = cmd->add_option("--n", args->n, "Transform length to plan");
+    cmd->add_option("--batch", args->batch, "Transforms in the batch (with --n)")
+        ->check(CLI::PositiveNumber)
+        ->needs(n);
+    auto* shape = cmd->add_option("--shape", args->shape,
+                                  "Plan numpy.fft.fftn of a C-order array of this shape: 512x512, 8x64x64")
+                      ->type_name("SHAPE")
+                      ->check(parsed_by(parse_shape))
+                      ->excludes(n);
+    cmd->add_option("--axes", args->axes,
+                    "The axes of --shape to transform, as twiddle fft --axes: 0,2 or -2,-1 (default: all)")
+        ->type_name("LIST|all")
+        ->check(parsed_by(parse_axes))
+        ->needs(shape);
     cmd->add_option("--max-pass-length", args->max_pass,
                     "Longest pass the planner may use (0: device limit)");
     cmd->callback([args] {
@@ -115,10 +143,19 @@ void add_info_command(CLI::App& app) {
         }
         out["device"] = device_json(ctx.caps());
         out["limits"] = limits_json(ctx.caps());
-        if (args->n > 0) {
-            Options options;
-            options.max_pass_length = args->max_pass;
-            out["plan"] = plan_json(plan(FftDesc(args->n, args->batch), ctx.caps(), options));
+        Options options;
+        options.max_pass_length = args->max_pass;
+        if (args->n > 0) out["plan"] = plan_json(plan(FftDesc(args->n, args->batch), ctx.caps(), options));
+        if (!args->shape.empty()) {
+            const std::vector<uint64_t> extents = parse_shape(args->shape);
+            std::vector<int> axes = parse_axes(args->axes);
+            out["plan"] = plan_json(plan(FftDesc::nd(extents, axes), ctx.caps(), options));
+            if (axes.empty()) {
+                axes.resize(extents.size());
+                std::iota(axes.begin(), axes.end(), 0);
+            }
+            out["plan"]["shape"] = extents;
+            out["plan"]["axes"] = axes;
         }
         check_validation(ctx);
         std::cout << out.dump(2) << "\n";

@@ -1,8 +1,9 @@
-"""Runs `twiddle fft` on .npy files and compares the results with numpy.fft.
+"""Runs `twiddle fft` on .npy files and compares the results with numpy.fft; checks `twiddle info`.
 
 Usage: python3 fft_cli_test.py PATH/TO/twiddle [unittest arguments]
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -25,9 +26,14 @@ def random_complex64(shape, seed):
     return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
 
 
-def reference(x, inverse, norm):
-    transform = np.fft.ifft if inverse else np.fft.fft
-    return transform(x.astype(np.complex128), axis=-1, norm=norm)
+def reference(x, inverse, norm, axes=None):
+    """numpy.fft.fft / ifft along the last axis; with `axes` (twiddle's --axes text), fftn / ifftn."""
+    if axes is None:
+        transform = np.fft.ifft if inverse else np.fft.fft
+        return transform(x.astype(np.complex128), axis=-1, norm=norm)
+    transform = np.fft.ifftn if inverse else np.fft.fftn
+    listed = None if axes == "all" else [int(a) for a in axes.split(",")]
+    return transform(x.astype(np.complex128), axes=listed, norm=norm)
 
 
 def relative_error(result, expected):
@@ -49,9 +55,11 @@ class CliTest(unittest.TestCase):
     def twiddle(self, *args):
         return subprocess.run([TWIDDLE, *args], capture_output=True, text=True, timeout=120)
 
-    def fft(self, x_path, y_path, inverse=False, norm=None, strategy=None):
+    def fft(self, x_path, y_path, inverse=False, norm=None, strategy=None, axes=None):
         """Runs twiddle fft, expecting success and silence; returns the output array."""
         args = ["fft", x_path, y_path]
+        if axes is not None:
+            args += ["--axes", axes]
         if inverse:
             args.append("--inverse")
         if norm is not None:
@@ -64,16 +72,17 @@ class CliTest(unittest.TestCase):
         self.assertEqual(run.stderr, "", args)
         return np.load(y_path)
 
-    def check_transform(self, x, inverse=False, norm="backward", save=np.save, x_name="x.npy", strategy=None):
+    def check_transform(self, x, inverse=False, norm="backward", save=np.save, x_name="x.npy", strategy=None,
+                        axes=None):
         x_path, y_path = self.path(x_name), self.path("y.npy")
         save(x_path, x)
-        y = self.fft(x_path, y_path, inverse, None if norm == "backward" else norm, strategy)
+        y = self.fft(x_path, y_path, inverse, None if norm == "backward" else norm, strategy, axes)
         self.assertEqual(y.dtype, np.dtype(x.dtype).newbyteorder("="))
         self.assertEqual(y.shape, x.shape)
         self.assertTrue(y.flags.c_contiguous)
-        error = relative_error(y, reference(x, inverse, norm))
+        error = relative_error(y, reference(x, inverse, norm, axes))
         self.assertLessEqual(error, TOLERANCE[np.dtype(x.dtype).type],
-                             f"{x.dtype} shape {x.shape} inverse={inverse} norm={norm}")
+                             f"{x.dtype} shape {x.shape} axes={axes} inverse={inverse} norm={norm}")
         return y
 
 
@@ -182,6 +191,97 @@ class Transforms(CliTest):
                 y = self.fft(x_path, y_path)
                 self.assertEqual((y.dtype, y.shape), (np.complex64, shape))
 
+    def test_axes(self):
+        # numpy.fft.fftn / ifftn over --axes: 2D and 3D, odd and length-1 extents, negative axes,
+        # subsets of the axes in any order, and prime extents (17, 97: the direct sum).
+        cases = [
+            ((8, 16), "0,1", np.complex64, False, "backward"),
+            ((6, 10, 12), "0,2", np.complex128, True, "ortho"),
+            ((5, 1, 9), "-1,-3", np.complex64, True, "forward"),
+            ((3, 17, 4), "1", np.complex128, False, "forward"),
+            ((97, 2), "all", np.complex64, True, "backward"),
+            ((4, 7, 3), "-2", np.complex64, False, "ortho"),
+            ((1, 1, 1), "all", np.complex128, False, "backward"),
+            ((2, 3, 4, 5), "3,1", np.complex64, True, "ortho"),
+            ((16, 32, 8), "all", np.complex128, False, "ortho"),
+        ]
+        for i, (shape, axes, dtype, inverse, norm) in enumerate(cases):
+            with self.subTest(shape=shape, axes=axes, dtype=dtype, inverse=inverse, norm=norm):
+                self.check_transform(random_complex64(shape, seed=700 + i).astype(dtype), inverse, norm,
+                                     axes=axes)
+
+    def test_random_shapes_and_axes(self):
+        rng = np.random.default_rng(800)
+        extents = [1, 2, 3, 5, 6, 8, 12, 16, 17]
+        for i in range(6):
+            shape = tuple(int(n) for n in rng.choice(extents, size=2 + i % 2))
+            count = int(rng.integers(1, len(shape) + 1))
+            axes = rng.choice(len(shape), size=count, replace=False)
+            axes = ",".join(str(int(a) - len(shape) if rng.integers(2) else int(a)) for a in axes)
+            dtype = (np.complex64, np.complex128)[i % 2]
+            inverse, norm = i % 3 == 1, NORMS[i % 3]
+            with self.subTest(shape=shape, axes=axes, dtype=dtype, inverse=inverse, norm=norm):
+                self.check_transform(random_complex64(shape, seed=810 + i).astype(dtype), inverse, norm,
+                                     axes=axes)
+
+    def test_axes_dft_strategy(self):
+        cases = [((6, 5, 4), "0,2", np.complex64), ((3, 8), "all", np.complex128)]
+        for i, (shape, axes, dtype) in enumerate(cases):
+            with self.subTest(shape=shape, axes=axes, dtype=dtype):
+                self.check_transform(random_complex64(shape, seed=900 + i).astype(dtype), inverse=i == 1,
+                                     strategy="dft", axes=axes)
+
+    def test_axes_in_place_file(self):
+        x = random_complex64((6, 4, 10), seed=910)
+        x_path = self.path("x.npy")
+        np.save(x_path, x)
+        y = self.fft(x_path, x_path, inverse=True, axes="-3,-1")
+        self.assertLessEqual(relative_error(y, reference(x, True, "backward", "-3,-1")), TOLERANCE[np.complex64])
+        self.assertEqual(sorted(os.listdir(self.dir)), ["x.npy"])
+
+    def test_axes_empty_batch(self):
+        # An axis of length 0 that is not transformed: numpy returns an empty array, and so does
+        # twiddle, whatever the transformed extents.
+        for shape, axes in [((0, 8), "1"), ((3, 0, 12), "0,2"), ((3, 0, 65537), "-1")]:
+            with self.subTest(shape=shape, axes=axes):
+                x_path, y_path = self.path("x.npy"), self.path("y.npy")
+                np.save(x_path, np.zeros(shape, np.complex128))
+                y = self.fft(x_path, y_path, axes=axes)
+                self.assertEqual((y.dtype, y.shape), (np.complex128, shape))
+
+
+class Info(CliTest):
+    def info(self, *args):
+        run = self.twiddle("info", *args)
+        self.assertEqual(run.returncode, 0, f"{args}: {run.stderr}")
+        return json.loads(run.stdout)["plan"]
+
+    def test_shape(self):
+        plan = self.info("--shape", "64x48")
+        self.assertEqual((plan["shape"], plan["axes"]), ([64, 48], [0, 1]))
+        self.assertEqual((plan["length"], plan["batch"]), (3072, 1))
+        self.assertEqual([d["n"] for d in plan["dims"]], [64, 48])
+        self.assertEqual(plan["batch_dims"], [])
+        self.assertIn("64 x 48", plan["summary"])
+        self.assertIn("dim 0", plan["summary"])
+        self.assertIn("dim 1", plan["summary"])
+        self.assertEqual(sorted({p["dim"] for p in plan["passes"]}), [0, 1])
+        for p in plan["passes"]:
+            self.assertIn("vectorized", p)
+            self.assertIn("batch_dims", p)
+
+    def test_shape_and_axes(self):
+        plan = self.info("--shape", "8x6x4", "--axes", "0,-1")
+        self.assertEqual((plan["shape"], plan["axes"]), ([8, 6, 4], [0, -1]))
+        self.assertEqual((plan["length"], plan["batch"]), (32, 6))
+        self.assertEqual([d["n"] for d in plan["dims"]], [8, 4])
+        self.assertEqual([(d["n"], d["in_stride"]) for d in plan["batch_dims"]], [(6, 4)])
+
+    def test_length(self):
+        plan = self.info("--n", "1024", "--batch", "3")
+        self.assertEqual((plan["length"], plan["batch"]), (1024, 3))
+        self.assertEqual({p["dim"] for p in plan["passes"]}, {0})
+
 
 class Refusals(CliTest):
     def expect_failure(self, args, message, exit_code=None):
@@ -251,6 +351,40 @@ class Refusals(CliTest):
         self.refuse_array(random_complex64((1, 65537), seed=11), "65537 has a prime factor above 13")
         self.refuse_array(np.zeros((4, 0), np.complex64), "last axis of length 0")
         self.refuse_array(np.complex64(1 + 2j), "0-d array")
+
+    def test_bad_axes(self):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, random_complex64((4, 6, 8), seed=15))
+        for axes, message in [("0,0", "--axes 0,0: axis 0 is repeated"),
+                              ("0,-3", "--axes 0,-3: axis -3 repeats axis 0"),
+                              ("3", "axis 3 is out of range for 3 axes"),
+                              ("1,-4", "axis -4 is out of range for 3 axes")]:
+            with self.subTest(axes=axes):
+                self.expect_failure(["fft", x_path, y_path, "--axes", axes], message, exit_code=1)
+        for shape, axes in [((3, 0, 4), "1"), ((3, 0, 4), "all"), ((5, 0), "-1,0")]:
+            with self.subTest(shape=shape, axes=axes):
+                np.save(x_path, np.zeros(shape, np.complex64))
+                self.expect_failure(["fft", x_path, y_path, "--axes", axes],
+                                    f"(shape {'x'.join(map(str, shape))}): --axes {axes}: axis 1 has length 0",
+                                    exit_code=1)
+        np.save(x_path, np.complex64(1 + 2j))
+        self.expect_failure(["fft", x_path, y_path, "--axes", "all"], "0-d array", exit_code=1)
+
+    def test_axes_usage_errors(self):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, random_complex64((4, 8), seed=16))
+        for axes in ["a", "0,,1", "1.5", "0;1", "all,0", "0 1", "99999999999"]:
+            with self.subTest(axes=axes):
+                self.expect_failure(["fft", x_path, y_path, "--axes", axes], f"'{axes}' is not a list of axes",
+                                    exit_code=2)
+        self.expect_failure(["fft", x_path, y_path, "--axes", ""], "the list of axes is empty", exit_code=2)
+        self.expect_failure(["fft", x_path, y_path, "--axes"], "--axes", exit_code=2)
+
+    def test_info_usage_errors(self):
+        self.expect_failure(["info", "--n", "64", "--shape", "8x8"], "--n excludes --shape", exit_code=2)
+        self.expect_failure(["info", "--axes", "0"], "--axes requires --shape", exit_code=2)
+        self.expect_failure(["info", "--shape", "8x0"], "shape '8x0'", exit_code=2)
+        self.expect_failure(["info", "--shape", "8x8", "--axes", "2"], "axis 2 is out of range", exit_code=1)
 
     def test_output_in_missing_directory(self):
         x_path = self.path("x.npy")
