@@ -177,6 +177,16 @@ TEST_F(Layouts, DirectStrategyAgreesOnEveryDim) {
     check_transform<float>(FftDesc::nd({20, 3, 33}), Placement::out_of_place, dft);
 }
 
+TEST_F(Layouts, BluesteinInWorkgroupsThatLoop) {
+    // Several passes whose workgroups loop over tiles: registers of the zero padding must not
+    // keep the previous tile's points. In a strided dim too.
+    Options looping;
+    looping.tiles_per_workgroup = 4;
+    looping.max_pass_length = 64;
+    check_transform<float>(FftDesc(4099, 9), Placement::out_of_place, looping);
+    check_transform<float>(FftDesc::nd({1031, 6}, {0}), Placement::in_place, looping);
+}
+
 TEST_F(Layouts, InPlaceNeedsTheSameStrides) {
     Context& ctx = testing::device();
     const Plan plan(ctx, FftDesc::guru({{16, 1, 2}}));

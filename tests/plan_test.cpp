@@ -265,31 +265,54 @@ TEST(Planner, SmoothLengths) {
     EXPECT_EQ(plan(FftDesc(6000), h200_caps()).summary(), "6000 = 2 x 10 x 10 x 30 in 1 pass");
 }
 
-// Lengths with a prime factor above 13 take the direct sum, up to kMaxDirectLength points;
-// Strategy::dft takes it for any length up to there. A transform longer than one workgroup's
-// outputs adds a copy pass, so that it can run in place.
+// Strategy::dft takes the direct sum for any length up to kMaxDirectLength. A transform longer
+// than one workgroup's outputs adds a copy pass, so that it can run in place.
 TEST(Planner, DirectSum) {
-    const LogicalPlan prime = plan(FftDesc(17, 5), h200_caps());
+    const Options dft{.strategy = Strategy::dft};
+    const LogicalPlan prime = plan(FftDesc(17, 5), h200_caps(), dft);
     ASSERT_EQ(prime.passes.size(), 1u);
     EXPECT_EQ(prime.passes[0].kernel.kind, KernelKind::direct);
     EXPECT_EQ(prime.summary(), "17 = direct sum in 1 pass");
     EXPECT_EQ(prime.scratch_bytes(Placement::in_place), 0u);
     EXPECT_EQ(prime.passes[0].workgroups, 5u);
-    const LogicalPlan forced = plan(FftDesc(4096), h200_caps(), Options{.strategy = Strategy::dft});
+    const LogicalPlan forced = plan(FftDesc(4096), h200_caps(), dft);
     EXPECT_EQ(forced.passes[0].kernel.kind, KernelKind::direct);
-    const LogicalPlan big = plan(FftDesc(10007, 2), lavapipe_caps());
+    const LogicalPlan big = plan(FftDesc(10007, 2), lavapipe_caps(), dft);
     ASSERT_EQ(big.passes.size(), 2u);
     EXPECT_GT(big.passes[0].kernel.output_blocks, 1u);
     EXPECT_EQ(big.passes[0].workgroups, 2u * big.passes[0].kernel.output_blocks);
     EXPECT_EQ(big.passes[1].columns, 2u * 10007);
     EXPECT_EQ(big.summary(), "10007 = direct sum, copy in 2 passes");
     EXPECT_EQ(big.twiddles.size(), 10007u);
-    EXPECT_THROW(plan(FftDesc(65537), h200_caps()), UnsupportedError);
-    EXPECT_THROW(plan(FftDesc(1u << 17), h200_caps(), Options{.strategy = Strategy::dft}), UnsupportedError);
+    EXPECT_THROW(plan(FftDesc(1u << 17), h200_caps(), dft), UnsupportedError);
     EXPECT_EQ(parse_strategy("dft"), Strategy::dft);
     EXPECT_EQ(parse_strategy("auto"), Strategy::automatic);
     EXPECT_THROW(parse_strategy("fftw"), Error);
     EXPECT_THROW(plan(FftDesc(16), h200_caps(), Options{.strategy = static_cast<Strategy>(5)}), Error);
+}
+
+// Lengths with a prime factor above 31 take Bluestein's algorithm: two transforms through the
+// smallest power of two, or three or five times one, of at least 2N - 1 points, in two scratch
+// regions.
+TEST(Planner, Bluestein) {
+    const LogicalPlan small = plan(FftDesc(37, 5), h200_caps());
+    EXPECT_EQ(small.summary(), "37 = Bluestein, twice 80 = 4 x 20 in 2 passes");
+    ASSERT_EQ(small.spectra.size(), 1u);
+    EXPECT_EQ(small.spectra[0].m, 80u);
+    EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 2u * 5 * 80 * 8);
+    EXPECT_TRUE(small.passes[0].kernel.chirp_load && small.passes[0].kernel.spectrum_store);
+    EXPECT_TRUE(small.passes[1].kernel.chirp_store);
+    EXPECT_EQ(small.out_of_place.front().src, BufferRole::input);
+    EXPECT_EQ(small.in_place.front().src, BufferRole::output);
+    EXPECT_EQ(small.out_of_place.back().dst, BufferRole::output);
+    // Primes up to 31 have butterflies of their own.
+    EXPECT_EQ(plan(FftDesc(31), h200_caps()).summary(), "31 = 31 in 1 pass");
+    // 2 * 10007 - 1 = 20013: 20480 = 5 x 2^12 rather than 24576 = 3 x 2^13 or 32768.
+    const LogicalPlan prime = plan(FftDesc(10007), h200_caps());
+    EXPECT_EQ(prime.passes.front().kernel.length, 20480u);
+    // Primes to 10^6 and beyond, products of two large primes.
+    for (uint64_t n : {65537u, 999983u, 1000003u, 1009u * 1013u})
+        EXPECT_EQ(plan(FftDesc(n), h200_caps()).passes.front().kernel.chirp_length, n);
 }
 
 TEST(Planner, RejectsWhatItCannotDo) {

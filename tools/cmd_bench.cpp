@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <type_traits>
@@ -108,10 +109,20 @@ double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, uint32_t sha
 }
 
 // The buffers every case uses: allocated once, for the largest case, so that cases do not churn
-// device memory between them.
+// device memory between them. Scratch grows when a case needs more (Bluestein's takes two
+// arrays 2 to 4 times longer than its data).
 struct Buffers {
-    Buffer in, out, scratch;
-    Buffers(const Context& ctx, uint64_t bytes) : in(ctx, bytes), out(ctx, bytes), scratch(ctx, bytes) {}
+    Buffer in, out;
+    std::optional<Buffer> scratch;
+    Buffers(const Context& ctx, uint64_t bytes)
+        : in(ctx, bytes), out(ctx, bytes), scratch(std::in_place, ctx, bytes) {}
+    const Buffer& scratch_of(const Context& ctx, uint64_t bytes) {
+        if (bytes > scratch->size()) {
+            scratch.reset();
+            scratch.emplace(ctx, bytes);
+        }
+        return *scratch;
+    }
 };
 
 // One case in precision T (float or double): `batch` arrays of `shape`, one after another,
@@ -151,7 +162,8 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
     Buffer& in = buffers.in;
     const BufferView in_view = in.view(0, bytes), out_view = buffers.out.view(0, bytes);
     const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
-    const BufferView scratch_view = scratch_bytes ? buffers.scratch.view(0, scratch_bytes) : BufferView{};
+    const BufferView scratch_view =
+        scratch_bytes ? buffers.scratch_of(ctx, scratch_bytes).view(0, scratch_bytes) : BufferView{};
 
     // Random input; accuracy on the first and the last rows (at most 2^15 values each) against
     // the reference, so that the first and the last workgroups are both checked.

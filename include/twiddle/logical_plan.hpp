@@ -153,6 +153,24 @@ struct PassKernel {
     uint32_t output_blocks = 1;
     uint32_t table_offset = 0;
 
+    // Bluestein's steps, fused into the passes of its length-M transforms (M = length, at least
+    // 2 * chirp_length - 1), for a transform of chirp_length = N points whose length has a prime
+    // factor above 31. With the chirp c_x = e^{-i pi x^2 / N} at table[chirp_offset + x], x < N:
+    //   chirp_load:     point x of the source transform (N points) is read as x_x * c_x, after
+    //                   load_sign; points x >= N read as 0 (zero padding to M).
+    //   spectrum_store: point k is stored as conj(y_k * table[spectrum_offset + k]), the
+    //                   chirp's spectrum scaled by 1 / M (a LogicalPlan::SpectrumTable).
+    //   chirp_store:    only points k < N are stored, into a destination transform of N points,
+    //                   as c_k * conj(y_k), before store_re and store_im.
+    // A forward transform of the chirped input, the spectrum store, and a second forward
+    // transform with the chirp store make X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), the DFT.
+    uint32_t chirp_length = 0;
+    uint32_t chirp_offset = 0;
+    uint32_t spectrum_offset = 0;
+    bool chirp_load = false;
+    bool spectrum_store = false;
+    bool chirp_store = false;
+
     // Where the pass finds its transforms. Point x of transform b lies at element
     // offset(b) + x * stride of the source (src_stride) and destination (dst_stride) buffers.
     // With no batch dims the transforms are packed: offset(b) = b * length and both strides are
@@ -204,24 +222,42 @@ struct Pass {
     uint64_t workgroups = 0;  // tiles, or fewer when kernel.prefetch (each loops over tiles)
 };
 
-// Which buffer each pass reads and writes for one placement.
+// Which buffer each pass reads and writes for one placement, and from which element of it: the
+// passes of Bluestein's transforms use two regions of the scratch buffer.
 struct Route {
     BufferRole src;
     BufferRole dst;
+    uint64_t src_at = 0;
+    uint64_t dst_at = 0;
 };
 
 struct TWIDDLE_API LogicalPlan {
     FftDesc desc{1};
     std::vector<Pass> passes;
     std::vector<TwiddleEntry> twiddles;
+    // Tables that are not roots of unity: for Bluestein's transform of N points through M, the
+    // spectrum FFT_M(b) / M of the chirp b_j = e^{i pi j^2 / N} for j < N, b_{M-j} = b_j,
+    // 0 between. Each takes table entries [offset, offset + m), whose `twiddles` entries are
+    // placeholders.
+    struct SpectrumTable {
+        uint32_t n;
+        uint32_t m;
+        uint32_t offset;
+        bool operator==(const SpectrumTable&) const = default;
+    };
+    std::vector<SpectrumTable> spectra;
+    // Scratch elements each placement's routes reach (0: no scratch).
+    uint64_t scratch_elements_out_of_place = 0;
+    uint64_t scratch_elements_in_place = 0;
     std::vector<Route> out_of_place;  // one per pass
     std::vector<Route> in_place;      // one per pass; input and output are the same buffer
 
     const std::vector<Route>& routes(Placement p) const {
         return p == Placement::in_place ? in_place : out_of_place;
     }
-    // Bytes of scratch buffer the placement needs (0: none). Scratch holds data in the output's
-    // layout, so it takes desc.output_bytes().
+    // Bytes of scratch buffer the placement needs (0: none): desc.output_bytes() where passes
+    // keep data in the output's layout there, and two arrays of batch * M for Bluestein's
+    // transforms.
     uint64_t scratch_bytes(Placement p) const;
     // A one-line summary: "4096 = 16 x 16 x 16 in 1 pass", "65536 = (256) x (256) in 2 passes",
     // or per dim for several: "512 x 1024: dim 1 = 4 x 16 x 16, dim 0 = (32) x (32) in 3 passes".

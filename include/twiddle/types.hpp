@@ -24,10 +24,10 @@ enum class Normalization { backward, ortho, forward };
 enum class Placement { out_of_place, in_place };
 
 // How a plan computes its transform:
-//   automatic: fast transforms (butterflies of up to 32 points in registers, several passes
-//              where needed) for lengths whose prime factors are 2 to 13; the
-//              direct sum for lengths with a prime factor above 13, until this version has Rader
-//              and Bluestein;
+//   automatic: fast transforms: butterflies of up to 32 points in registers, several passes
+//              where needed, for lengths whose prime factors are 2 to 31; Bluestein's algorithm
+//              (a convolution through transforms of a length M >= 2N - 1 of the first kind) for
+//              lengths with a larger prime factor;
 //   dft:       the direct O(N^2) sum for any length up to kMaxDirectLength, an independent check
 //              of the fast transforms.
 enum class Strategy { automatic, dft };

@@ -291,6 +291,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
     const uint32_t WG = k.workgroup_size;
     if (WG != B * TPC) throw std::logic_error("pass kernel: workgroup size is not columns * threads");
     if (S > 1 && !k.uniform()) throw std::logic_error("pass kernel: pass twiddles need a uniform kernel");
+    if ((k.chirp_load && k.staged_load) || (k.chirp_store && k.staged_store))
+        throw std::logic_error("pass kernel: Bluestein's chirp reads and writes transforms point by point");
+    const uint32_t chirp_n = k.chirp_length;
     // Elements each invocation moves in a staged load or store: the tile's B * R over WG.
     const uint32_t staged_count = (R + TPC - 1) / TPC;
 
@@ -399,8 +402,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
             for (uint32_t r = 0; r < load_count; ++r) {
                 const Slot sl = slot(first_radix, r);
                 if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
-                w.line(numbered(prefix, r) + " = src[base + " + u(sl.offset * step) + " + i * " + u(step) +
-                       "];");
+                const std::string load = "src[base + " + u(sl.offset * step) + " + i * " + u(step) + "]";
+                // Bluestein's zero padding: points of the source transform only. (A register a
+                // looping workgroup skipped would keep the last tile's value.)
+                w.line(numbered(prefix, r) + " = " +
+                       (k.chirp_load ? "ft + (i + " + u(sl.offset) + ") * " + u(T) + " < " + u(chirp_n) +
+                                           " ? " + load + " : " + C + "(0)"
+                                     : load) +
+                       ";");
             }
             w.close();
         }
@@ -473,6 +482,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
         exchange(Scope::workgroup, writes, reads);
     }
     for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
+    if (k.chirp_load)
+        // x_x c_x (see PassKernel::chirp_load); padding points hold 0, whatever chirp they meet.
+        for (uint32_t r = 0; r < load_count; ++r)
+            w.line(v[r] + " = cmul(" + v[r] + ", tw[" + u(k.chirp_offset) + " + min(t + (i + " +
+                   u(slot(first_radix, r).offset) + ") * " + u(T) + ", " + u(chirp_n - 1) + ")]);");
 
     // Pass twiddles W_{S R}^{jj * (i + r * TPC)} = W_{S R}^{jj * i} * W_{S P}^{jj * r} (see
     // PassKernel::lane_columns and step_split).
@@ -552,6 +566,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
         }
     }
 
+    auto conj = [&](const std::string& x) { return C + "(" + x + ".x, -" + x + ".y)"; };
+    // conj(x * spectrum[at]) (PassKernel::spectrum_store).
+    auto spectrum = [&](const std::string& at, const std::string& x) {
+        return conj("cmul(" + x + ", tw[" + u(k.spectrum_offset) + " + " + at + "])");
+    };
     auto scaled = [&](const std::string& x) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
     };
@@ -566,16 +585,28 @@ std::string generate_pass_kernel(const PassKernel& k) {
         exchange(Scope::workgroup, writes, reads);
         for (uint32_t r = 0; r < staged_count; ++r) {
             const std::string e = "tid + " + u(r * WG);
+            // The tile is one run of packed transforms: the point's index is its place mod N.
+            const std::string value = k.spectrum_store
+                                          ? spectrum("(tile_base + " + e + ") % " + u(N), numbered("g", r))
+                                          : numbered("g", r);
             w.line("if (" + e + " < tile_points) dst[params.dst_offset + tile_base + " + e +
-                   "] = " + scaled(numbered("g", r)) + ";");
+                   "] = " + scaled(value) + ";");
         }
     } else {
         w.open("if (live)");
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
-            if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
+            // The point's index in its transform.
+            const std::string at = "(t - jj) * " + u(R) + " + jj + (i + " + u(sl.offset) + ") * " + u(S);
+            std::string guard = sl.guard, value = out[r];
+            if (k.spectrum_store) value = spectrum(at, value);
+            if (k.chirp_store) {
+                guard = (guard.empty() ? "" : guard + " && ") + at + " < " + u(chirp_n);
+                value = "cmul(tw[" + u(k.chirp_offset) + " + " + at + "], " + conj(value) + ")";
+            }
+            if (!guard.empty()) w.line("if (" + guard + ")");
             const uint32_t step = S * k.dst_stride;
-            w.line("dst[dst_base + " + u(sl.offset * step) + " + i * " + u(step) + "] = " + scaled(out[r]) +
+            w.line("dst[dst_base + " + u(sl.offset * step) + " + i * " + u(step) + "] = " + scaled(value) +
                    ";");
         }
         w.close();

@@ -106,6 +106,22 @@ std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries) {
     return out;
 }
 
+std::vector<cld> table_values(const LogicalPlan& plan) {
+    std::vector<cld> out = twiddle_values(plan.twiddles);
+    for (const auto& t : plan.spectra) {
+        // b_j = e^{i pi j^2 / n} = conj(c_j) for j < n, mirrored at m - j; its transform over m.
+        std::vector<cld> b(t.m, cld(0));
+        const uint64_t period = 2 * uint64_t(t.n);
+        for (uint64_t j = 0; j < t.n; ++j) {
+            b[j] = std::conj(unit_root(j * j % period, period));
+            if (j > 0) b[t.m - j] = b[j];
+        }
+        fft_any(b);
+        for (uint64_t k = 0; k < t.m; ++k) out.at(t.offset + k) = b[k] / static_cast<long double>(t.m);
+    }
+    return out;
+}
+
 void reference_dft(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
                    uint64_t length, uint64_t batch, Direction direction) {
     if (in.size() < length * batch || out.size() < length * batch)
@@ -131,12 +147,12 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
     if (input.size() != desc.input_elements()) throw Error("execute: input must hold desc.input_elements()");
     if (placement == Placement::in_place && !desc.same_layouts())
         throw Error("execute: in place needs the same input and output layouts");
-    const std::vector<cld> tw = twiddle_values(plan.twiddles);
+    const std::vector<cld> tw = table_values(plan);
 
     // The buffers by role. In place, the input is the output buffer. Untouched output elements
     // stay 0.
     std::vector<cld> in(input.begin(), input.end()), out(desc.output_elements()),
-        scratch(desc.output_elements());
+        scratch(plan.scratch_bytes(placement) / complex_bytes(desc.precision()));
     if (placement == Placement::in_place) out = in;
     auto buffer = [&](BufferRole role) -> std::vector<cld>& {
         return role == BufferRole::input ? in : role == BufferRole::output ? out : scratch;
@@ -149,10 +165,12 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
         const Pass& pass = plan.passes[pi];
         const PassKernel& k = pass.kernel;
         const std::vector<cld>& src = buffer(routes[pi].src);
+        const uint64_t src_at = routes[pi].src_at, dst_at = routes[pi].dst_at;
         // Inverse through conjugation, as the kernels do it: conj on the first load and the last
         // store.
         auto load = [&](uint64_t at) {
-            return direction == Direction::inverse && pi == 0 ? std::conj(src[at]) : src[at];
+            const cld v = src.at(src_at + at);
+            return direction == Direction::inverse && pi == 0 ? std::conj(v) : v;
         };
         writes.clear();
         const uint64_t L = k.length, T = k.columns_per_transform(), R = k.radix, span = k.span;
@@ -164,7 +182,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     cld acc = 0;
                     for (uint64_t j = 0; j < L; ++j)
                         acc += load(at.src + j * k.src_stride) * tw[k.table_offset + (j * o) % L];
-                    writes.push_back({at.dst + o * k.dst_stride, acc});
+                    writes.push_back({dst_at + at.dst + o * k.dst_stride, acc});
                 }
             }
         } else {
@@ -174,7 +192,13 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                 const auto at = k.place(c);
                 const uint64_t t = at.t, jj = t % span;
                 for (uint64_t r = 0; r < R; ++r) {
-                    col[r] = load(at.src + (t + r * T) * k.src_stride);
+                    // Bluestein's chirped input, zero-padded (PassKernel::chirp_load).
+                    const uint64_t x = t + r * T;
+                    if (k.chirp_load)
+                        col[r] =
+                            x < k.chirp_length ? load(at.src + x * k.src_stride) * tw[k.chirp_offset + x] : 0;
+                    else
+                        col[r] = load(at.src + x * k.src_stride);
                     if (span > 1) {
                         // Point r = i + m * threads of the column is held by invocation i.
                         const uint64_t threads = k.threads_per_column, i = r % threads, m = r / threads;
@@ -209,8 +233,16 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     }
                     col.swap(next);
                 }
-                for (uint64_t r = 0; r < R; ++r)
-                    writes.push_back({at.dst + ((t - jj) * R + jj + r * span) * k.dst_stride, col[r]});
+                for (uint64_t r = 0; r < R; ++r) {
+                    const uint64_t x = (t - jj) * R + jj + r * span;
+                    cld v = col[r];
+                    if (k.spectrum_store) v = std::conj(v * tw[k.spectrum_offset + x]);
+                    if (k.chirp_store) {
+                        if (x >= k.chirp_length) continue;
+                        v = tw[k.chirp_offset + x] * std::conj(v);
+                    }
+                    writes.push_back({dst_at + at.dst + x * k.dst_stride, v});
+                }
             }
         }
         std::vector<cld>& dst = buffer(routes[pi].dst);

@@ -17,6 +17,10 @@ using cld = std::complex<long double>;
 // Every entry of a plan's twiddle table, in long double.
 std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries);
 
+// The whole table a plan's kernels read: twiddle_values, with its spectrum tables filled in
+// (LogicalPlan::SpectrumTable), computed in long double.
+std::vector<cld> table_values(const LogicalPlan& plan);
+
 // Reference transform of `batch` packed rows of `length` points, unnormalized, in long double:
 // radix-2 for powers of two, the direct sum otherwise. O(N log N) or O(N^2) per row.
 void reference_dft(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,

@@ -2,6 +2,7 @@
 // device's limits. No Vulkan here.
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -52,14 +53,15 @@ constexpr uint32_t kMinDirectThreads = 4;
 uint32_t log2u(uint64_t x) { return static_cast<uint32_t>(std::bit_width(x) - 1); }
 
 // The primes a length may have for the register butterflies (radices up to 32 built from them).
-constexpr uint32_t kPrimes[] = {2, 3, 5, 7, 11, 13};
+// Primes 17 to 31 take a butterfly of their own (a stage of radix p, on p registers).
+constexpr uint32_t kPrimes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
 // Non-uniform kernels: the largest butterfly of a stage, and the most registers per invocation.
 // H200: radices up to 32 saved a stage at 3003, 6000 and 10000 (8-10% faster) but ran 4095 and
 // 2310 21% slower (13 x 15 x 21 against 3 x 7 x 13 x 15, 5 x 21 x 22 against 11 x 14 x 15).
 constexpr uint32_t kMixedRadix = 16;
 constexpr uint32_t kMaxPoints = 32;
 
-// The prime factors of n in ascending order, or empty if n has a prime factor above 13.
+// The prime factors of n in ascending order, or empty if n has a prime factor above 31.
 std::vector<uint32_t> smooth_factors(uint64_t n) {
     std::vector<uint32_t> out;
     for (uint32_t p : kPrimes)
@@ -340,12 +342,37 @@ public:
         return offset;
     }
 
+    // The chirp c_x = W_{2n}^{x^2 mod 2n}, x < n, of Bluestein's transform of n points.
+    uint32_t chirp_table(uint32_t n) {
+        if (auto it = chirps_.find(n); it != chirps_.end()) return it->second;
+        const uint32_t offset = static_cast<uint32_t>(entries_.size());
+        const uint64_t period = 2 * uint64_t(n);
+        for (uint64_t x = 0; x < n; ++x)
+            entries_.push_back({static_cast<uint32_t>(x * x % period), static_cast<uint32_t>(period)});
+        chirps_[n] = offset;
+        return offset;
+    }
+
+    // Room for the chirp spectrum of Bluestein's transform of n points through m (its values are
+    // not roots of unity: LogicalPlan::SpectrumTable).
+    uint32_t spectrum_table(uint32_t n, uint32_t m) {
+        for (const auto& t : spectra_)
+            if (t.n == n && t.m == m) return t.offset;
+        const uint32_t offset = static_cast<uint32_t>(entries_.size());
+        entries_.resize(entries_.size() + m, TwiddleEntry{0, 1});
+        spectra_.push_back({n, m, offset});
+        return offset;
+    }
+
     std::vector<TwiddleEntry> take() { return std::move(entries_); }
+    std::vector<LogicalPlan::SpectrumTable> take_spectra() { return std::move(spectra_); }
 
 private:
     std::vector<TwiddleEntry> entries_;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> stages_;
     std::map<uint32_t, uint32_t> direct_;
+    std::map<uint32_t, uint32_t> chirps_;
+    std::vector<LogicalPlan::SpectrumTable> spectra_;
 };
 
 // The buffers each pass reads and writes. Every pass but the last is out-of-place (Stockham);
@@ -392,7 +419,6 @@ struct PassChoice {
 // against 1246 in two.
 std::optional<PassChoice> wide_strided_pass(uint32_t n, const DeviceCaps& caps, const Options& options,
                                             Precision precision) {
-    if (options.max_pass_length && n > options.max_pass_length) return std::nullopt;
     for (uint32_t columns : {16u, 8u, 4u}) {
         if (options.columns_per_workgroup && columns != options.columns_per_workgroup) continue;
         for (uint32_t shared : {caps.max_shared_memory_bytes / 2, caps.max_shared_memory_bytes}) {
@@ -410,7 +436,7 @@ std::optional<PassChoice> wide_strided_pass(uint32_t n, const DeviceCaps& caps, 
 PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision,
                        bool vectorized) {
     auto cap = [&](uint32_t r) { return options.max_pass_length ? std::min(r, options.max_pass_length) : r; };
-    if (vectorized)
+    if (vectorized && (!options.max_pass_length || n <= options.max_pass_length))
         if (auto wide = wide_strided_pass(static_cast<uint32_t>(n), caps, options, precision)) return *wide;
     // Kernels keep within half the shared memory by default (Options::max_shared_memory), except
     // that one pass with all of it beats two passes (H200, 8192 points: 2694 GB/s against 1797).
@@ -658,15 +684,16 @@ std::vector<Pass> direct_passes(const DimLayout& layout, int dim, const std::vec
     return out;
 }
 
-// The passes of the transforms along one dim: the first reads `first_layout`, the others what
-// the passes before them wrote, in the output's layout (`layout`).
-std::vector<Pass> fast_passes(const DimLayout& first_layout, const DimLayout& layout, int dim,
+// The passes of transforms of n points: pass p of `count` reads and writes `layout_for(p,
+// count)`, and `fuse` (if any) adds fused steps to its kernel.
+using LayoutFor = std::function<DimLayout(size_t pass, size_t count)>;
+using Fuse = std::function<void(PassKernel& kernel, size_t pass, size_t count)>;
+
+std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layout_for, int dim,
                               Precision precision, const DeviceCaps& caps, const Options& options,
-                              TwiddleTableBuilder& table) {
-    const uint64_t n = layout.length;
-    const PassChoice choice = std::has_single_bit(n)
-                                  ? pow2_passes(n, caps, options, precision, layout.vectorized)
-                                  : mixed_passes(n, caps, options, precision, layout.vectorized);
+                              TwiddleTableBuilder& table, const Fuse& fuse = {}) {
+    const PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
+                                                     : mixed_passes(n, caps, options, precision, vectorized);
     const std::vector<uint32_t>& radices = choice.radices;
     std::vector<Pass> out;
     uint32_t span = 1;
@@ -676,8 +703,10 @@ std::vector<Pass> fast_passes(const DimLayout& first_layout, const DimLayout& la
         k.length = static_cast<uint32_t>(n);
         k.radix = radix;
         k.span = span;
-        k.points_contiguous = radices.size() == 1 && !layout.vectorized;
-        apply_layout(k, span == 1 ? first_layout : layout);
+        k.points_contiguous = radices.size() == 1 && !vectorized;
+        const DimLayout layout = layout_for(out.size(), radices.size());
+        apply_layout(k, layout);
+        if (fuse) fuse(k, out.size(), radices.size());
         if (!fit_kernel(k, caps, choice.kernel_options, choice.allow))
             throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
                                    " fits the device's limits");
@@ -705,6 +734,94 @@ std::vector<Pass> fast_passes(const DimLayout& first_layout, const DimLayout& la
         out.push_back(std::move(p));
         span *= radix;
     }
+    return out;
+}
+
+// Bluestein's algorithm for a length with a prime factor above 31: transforms of m >= 2n - 1
+// points, m the smallest power of two times one of kBluesteinOdd.
+constexpr uint64_t kBluesteinOdd[] = {1, 3, 5};
+
+uint64_t bluestein_length(uint64_t n) {
+    const uint64_t need = 2 * n - 1;
+    uint64_t best = UINT64_MAX;
+    for (uint64_t odd : kBluesteinOdd) best = std::min(best, odd * std::bit_ceil((need + odd - 1) / odd));
+    return best;
+}
+
+// The passes of Bluestein's transforms along all[axis] and their routes: transforms of m points
+// of the chirped input (read from the source's layout into packed arrays of m points in scratch,
+// the spectrum multiply fused into the last pass), then of the product (the chirp and the
+// output's layout fused into the last pass). The passes alternate between two regions of
+// batch * m elements of scratch.
+struct RoutedPasses {
+    std::vector<Pass> passes;
+    std::vector<Route> routes;  // with the first pass reading BufferRole::input; see plan()
+    uint64_t scratch_elements = 0;
+};
+
+RoutedPasses bluestein_passes(const std::vector<PlanDim>& all, size_t axis, bool reads_input,
+                              Precision precision, const DeviceCaps& caps, const Options& options,
+                              TwiddleTableBuilder& table) {
+    const PlanDim& a = all[axis];
+    const uint64_t n = a.n, m = bluestein_length(n);
+    // Layouts: from the source (user) into packed arrays of m points, packed to packed, and
+    // packed into the output. The others dims keep their order; packed strides follow it.
+    std::vector<PassKernel::BatchDim> load, store;
+    uint64_t batch = 1;
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (i == axis) continue;
+        const uint32_t packed = static_cast<uint32_t>(m * batch);
+        load.push_back({static_cast<uint32_t>(all[i].n),
+                        static_cast<uint32_t>(reads_input ? all[i].in_stride : all[i].out_stride), packed});
+        store.push_back({static_cast<uint32_t>(all[i].n), packed, static_cast<uint32_t>(all[i].out_stride)});
+        batch *= all[i].n;
+    }
+    if (batch * m * 2 >= (uint64_t(1) << 32))
+        throw UnsupportedError("Bluestein's transform of length " + std::to_string(n) + " needs 2 x " +
+                               std::to_string(batch) + " x " + std::to_string(m) +
+                               " elements of scratch, over the 2^32 the kernels index");
+    // Strided transforms are not taken side by side here: one side of each pass is packed.
+    auto flat = [](DimLayout l) {
+        l.vectorized = false;
+        return l;
+    };
+    const DimLayout from_source = flat(make_layout(m, reads_input ? a.in_stride : a.out_stride, 1, load));
+    const DimLayout packed = make_layout(
+        m, 1, 1, {{static_cast<uint32_t>(batch), static_cast<uint32_t>(m), static_cast<uint32_t>(m)}});
+    const DimLayout to_output = flat(make_layout(m, 1, a.out_stride, store));
+    const uint32_t chirp = table.chirp_table(static_cast<uint32_t>(n));
+    const uint32_t spectrum = table.spectrum_table(static_cast<uint32_t>(n), static_cast<uint32_t>(m));
+    auto chirped = [&](PassKernel& k) {
+        k.chirp_length = static_cast<uint32_t>(n);
+        k.chirp_offset = chirp;
+        k.spectrum_offset = spectrum;
+    };
+    RoutedPasses out;
+    out.passes = fast_passes(
+        m, false, [&](size_t p, size_t) { return p == 0 ? from_source : packed; }, a.dim, precision, caps,
+        options, table,
+        [&](PassKernel& k, size_t p, size_t count) {
+            chirped(k);
+            k.chirp_load = p == 0;
+            k.spectrum_store = p + 1 == count;
+        });
+    auto second = fast_passes(
+        m, false, [&](size_t p, size_t count) { return p + 1 == count ? to_output : packed; }, a.dim,
+        precision, caps, options, table,
+        [&](PassKernel& k, size_t p, size_t count) {
+            chirped(k);
+            k.chirp_store = p + 1 == count;
+        });
+    out.passes.insert(out.passes.end(), second.begin(), second.end());
+    const size_t count = out.passes.size();
+    const uint64_t region = batch * m;
+    for (size_t p = 0; p < count; ++p) {
+        Route r{BufferRole::scratch, BufferRole::scratch, ((p + 1) % 2) * region, (p % 2) * region};
+        if (p == 0) r.src = BufferRole::input, r.src_at = 0;
+        if (p + 1 == count) r.dst = BufferRole::output, r.dst_at = 0;
+        out.routes.push_back(r);
+    }
+    out.scratch_elements = 2 * region;
     return out;
 }
 
@@ -751,9 +868,8 @@ bool PassKernel::packed_dst() const {
 }
 
 uint64_t LogicalPlan::scratch_bytes(Placement p) const {
-    for (const Route& r : routes(p))
-        if (r.src == BufferRole::scratch || r.dst == BufferRole::scratch) return desc.output_bytes();
-    return 0;
+    return (p == Placement::in_place ? scratch_elements_in_place : scratch_elements_out_of_place) *
+           complex_bytes(desc.precision());
 }
 
 std::string LogicalPlan::summary() const {
@@ -775,12 +891,15 @@ std::string LogicalPlan::summary() const {
         if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
             s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
         } else {
-            for (size_t j = i; j < end; ++j) {
+            // Bluestein's two transforms through M: the first of them.
+            const size_t shown_end = k0.chirp_length ? i + (end - i) / 2 : end;
+            if (k0.chirp_length) s << "Bluestein, twice " << k0.length << " = ";
+            for (size_t j = i; j < shown_end; ++j) {
                 const auto& k = passes[j].kernel;
-                s << (j > i ? " x " : "") << (end - i > 1 ? "(" : "");
+                s << (j > i ? " x " : "") << (shown_end - i > 1 ? "(" : "");
                 if (k.stages.empty()) s << 1;
                 for (size_t t = 0; t < k.stages.size(); ++t) s << (t ? " x " : "") << k.stages[t].radix;
-                s << (end - i > 1 ? ")" : "");
+                s << (shown_end - i > 1 ? ")" : "");
             }
         }
         i = end;
@@ -797,11 +916,8 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         const uint64_t n = desc.dims()[d].n;
         const std::string what =
             desc.dims().size() == 1 ? "FftDesc.length " : "FftDesc dim " + std::to_string(d) + ": length ";
-        if (options.strategy != Strategy::dft && n > 1 && smooth_factors(n).empty() && n > kMaxDirectLength)
-            throw UnsupportedError(what + std::to_string(n) +
-                                   " has a prime factor above 13; this version transforms such lengths "
-                                   "by the direct sum, up to " +
-                                   std::to_string(kMaxDirectLength) + " points");
+        if (n >= (uint64_t(1) << 31))
+            throw UnsupportedError(what + std::to_string(n) + " is over the 2^31 - 1 points a dim may have");
         if (options.strategy == Strategy::dft && n > kMaxDirectLength)
             throw UnsupportedError("the direct sum takes lengths up to " + std::to_string(kMaxDirectLength) +
                                    ", got " + std::to_string(n));
@@ -854,23 +970,48 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     TwiddleTableBuilder table;
     bool reads_input = true;
     // Appends one dim's passes with their routes: each dim's passes end in the output buffer.
+    // Stockham passes keep data in the output's layout in scratch.
     auto add = [&](std::vector<Pass> passes) {
-        for (auto [routes, placement] : {std::pair{&out.out_of_place, Placement::out_of_place},
-                                         std::pair{&out.in_place, Placement::in_place}}) {
+        for (auto [routes, scratch, placement] :
+             {std::tuple{&out.out_of_place, &out.scratch_elements_out_of_place, Placement::out_of_place},
+              std::tuple{&out.in_place, &out.scratch_elements_in_place, Placement::in_place}}) {
             const auto r = make_routes(passes.size(), reads_input ? placement : Placement::in_place);
+            for (const Route& route : r)
+                if (route.src == BufferRole::scratch || route.dst == BufferRole::scratch)
+                    *scratch = std::max(*scratch, desc.output_elements());
             routes->insert(routes->end(), r.begin(), r.end());
         }
         out.passes.insert(out.passes.end(), passes.begin(), passes.end());
+        reads_input = false;
+    };
+    // Bluestein's passes come with their own routes, whose first pass reads the input out of
+    // place and the output in place (or after another dim).
+    auto add_routed = [&](const RoutedPasses& r) {
+        for (auto [routes, scratch, placement] :
+             {std::tuple{&out.out_of_place, &out.scratch_elements_out_of_place, Placement::out_of_place},
+              std::tuple{&out.in_place, &out.scratch_elements_in_place, Placement::in_place}}) {
+            std::vector<Route> mine = r.routes;
+            if (!(reads_input && placement == Placement::out_of_place)) mine.front().src = BufferRole::output;
+            *scratch = std::max(*scratch, r.scratch_elements);
+            routes->insert(routes->end(), mine.begin(), mine.end());
+        }
+        out.passes.insert(out.passes.end(), r.passes.begin(), r.passes.end());
         reads_input = false;
     };
     for (size_t i = 0; i < all.size(); ++i) {
         if (all[i].dim < 0) continue;
         const DimLayout layout = dim_layout(all, i, reads_input);
         const bool smooth = !smooth_factors(layout.length).empty();
-        add(options.strategy == Strategy::dft || !smooth
-                ? direct_passes(layout, all[i].dim, all, desc.precision(), caps, table)
-                : fast_passes(layout, dim_layout(all, i, false), all[i].dim, desc.precision(), caps, options,
-                              table));
+        if (options.strategy == Strategy::dft) {
+            add(direct_passes(layout, all[i].dim, all, desc.precision(), caps, table));
+        } else if (!smooth) {
+            add_routed(bluestein_passes(all, i, reads_input, desc.precision(), caps, options, table));
+        } else {
+            const DimLayout rest = dim_layout(all, i, false);
+            add(fast_passes(
+                layout.length, layout.vectorized, [&](size_t p, size_t) { return p == 0 ? layout : rest; },
+                all[i].dim, desc.precision(), caps, options, table));
+        }
     }
     if (out.passes.empty()) {
         // Every dim has one point: the transform is a copy (with the normalization, 1).
@@ -887,6 +1028,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
                                    std::to_string(p.workgroups) +
                                    " workgroups, over the device's dispatch limit");
     out.twiddles = table.take();
+    out.spectra = table.take_spectra();
     return out;
 }
 

@@ -29,7 +29,7 @@ namespace {
 
 // The twiddle table rounded to the working precision, uploaded once.
 vk::AllocatedBuffer upload_twiddles(Context::State& s, const LogicalPlan& plan) {
-    const auto values = cpu::twiddle_values(plan.twiddles);
+    const auto values = cpu::table_values(plan);
     std::vector<uint8_t> bytes;
     if (plan.desc.precision() == Precision::f32) {
         std::vector<float> f;
@@ -181,8 +181,8 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     for (size_t i = 0; i < count; ++i) {
         const Binding src = binding(routes[i].src), dst = binding(routes[i].dst);
         codegen::PassParams params;
-        params.src_offset = src.element_offset;
-        params.dst_offset = dst.element_offset;
+        params.src_offset = static_cast<uint32_t>(src.element_offset + routes[i].src_at);
+        params.dst_offset = static_cast<uint32_t>(dst.element_offset + routes[i].dst_at);
         params.columns = static_cast<uint32_t>(p.logical.passes[i].columns);
         params.load_sign = i == 0 && inverse ? -1.0 : 1.0;
         if (i + 1 == count) {
