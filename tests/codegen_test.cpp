@@ -125,7 +125,7 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
                 for (uint32_t tiles : {0u, 3u})
                     for (uint64_t n : lengths()) {
                         const LogicalPlan p = plan(
-                            FftDesc(n, std::max<uint64_t>(1, (uint64_t(1) << 22) / n)), caps,
+                            FftDesc(n, std::max<uint64_t>(1, (uint64_t(1) << 20) / n)), caps,
                             Options{
                                 .max_pass_length = forced, .max_radix = radix, .tiles_per_workgroup = tiles});
                         for (const Pass& pass : p.passes) {

@@ -183,7 +183,10 @@ TEST_P(DirectSum, AgreesWithTheFastTransforms) {
         const Plan fast(ctx, desc), direct(ctx, desc, Options{.strategy = Strategy::dft});
         SCOPED_TRACE(fast.logical().summary() + " against " + direct.logical().summary() + " in " +
                      std::string(to_string(precision)));
-        ASSERT_EQ(direct.logical().passes[0].kernel.kind, KernelKind::direct);
+        // One point is a copy, whatever the strategy.
+        if (n > 1) {
+            ASSERT_EQ(direct.logical().passes[0].kernel.kind, KernelKind::direct);
+        }
         std::uniform_real_distribution<double> d(-1.0, 1.0);
         std::vector<std::complex<double>> x(n * batch), want(n * batch);
         for (auto& v : x) v = {d(gen), d(gen)};

@@ -150,6 +150,19 @@ TEST_F(Layouts, StridedOneDimWithGaps) {
                            Placement::out_of_place);
 }
 
+TEST_F(Layouts, OneStridedTransform) {
+    // A single transform with strides: no tile is one run of memory, short columns or long.
+    check_transform<float>(FftDesc::guru({{32, 2, 1}}), Placement::out_of_place);
+    check_transform<float>(FftDesc::guru({{32, 1, 2}}), Placement::out_of_place);
+    check_transform<float>(FftDesc::guru({{16, 2, 2}}), Placement::in_place);
+    check_transform<float>(FftDesc::guru({{60, 3, 3}}), Placement::out_of_place);
+    check_transform<float>(FftDesc::guru({{32, 0, 1}}), Placement::out_of_place);  // one value, broadcast
+    Options passes;
+    passes.max_pass_length = 64;
+    check_transform<float>(FftDesc::guru({{4096, 1, 2}}), Placement::out_of_place, passes);
+    check_transform<float>(FftDesc::guru({{4096, 2, 2}}), Placement::in_place, passes);
+}
+
 TEST_F(Layouts, ManyPassesFromOneLayoutToAnother) {
     // Several passes (lavapipe's one-pass limit is 4096 points), the first reading rows of the
     // input and the rest the output's interleaved layout.

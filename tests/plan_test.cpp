@@ -311,6 +311,12 @@ TEST(Planner, Bluestein) {
     const LogicalPlan prime = plan(FftDesc(10007), h200_caps());
     EXPECT_EQ(prime.passes.front().kernel.length, 20480u);
     // Primes to 10^6 and beyond, products of two large primes.
+    // A strided prime dim with a caller's tile width.
+    for (uint32_t columns : {1u, 2u, 32u})
+        EXPECT_NO_THROW(plan(FftDesc::nd({17, 64}), h200_caps(), Options{.columns_per_workgroup = columns}));
+    // Scratch over the storage-buffer range: refused when planned.
+    EXPECT_THROW(plan(FftDesc(10007, 6706).with_precision(Precision::f64), h200_caps()), UnsupportedError);
+    EXPECT_NO_THROW(plan(FftDesc(10007, 6706), h200_caps()));
     for (uint64_t n : {65537u, 999983u, 1000003u, 1009u * 1013u})
         EXPECT_EQ(plan(FftDesc(n), h200_caps()).passes.front().kernel.chirp_length, n);
 }

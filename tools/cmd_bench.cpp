@@ -205,6 +205,14 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
     return row;
 }
 
+// A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
 void write_results(const std::string& path, const std::vector<Row>& rows, const DeviceCaps& caps,
                    double copy) {
     std::ostringstream f;
@@ -231,7 +239,8 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
         f << "copy,0,0,0,0," << copy << ",1,0,ok,-\n";
         for (const Row& r : rows)
             f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
-              << r.copy_fraction << "," << r.rel_l2 << "," << r.status << "," << shape_name(r.shape) << "\n";
+              << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << ","
+              << shape_name(r.shape) << "\n";
     }
     const std::string text = f.str();
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));

@@ -229,9 +229,10 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     for (uint32_t block : blocks) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
         if (threads > max_threads) continue;
-        const bool staged_load = short_columns && run(k.packed_src(), k.src_stride, block);
+        // Bluestein's chirp reads and writes the transforms of N points point by point.
+        const bool staged_load = short_columns && !k.chirp_load && run(k.packed_src(), k.src_stride, block);
         const bool staged_store = (short_columns || (!k.points_contiguous && k.span == 1)) &&
-                                  run(k.packed_dst(), k.dst_stride, block);
+                                  !k.chirp_store && run(k.packed_dst(), k.dst_stride, block);
         const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         // Both components in one round if they fit, else one component at a time, else one
         // component of half the points (PassKernel::exchange_rounds).
@@ -419,8 +420,10 @@ struct PassChoice {
 // against 1246 in two.
 std::optional<PassChoice> wide_strided_pass(uint32_t n, const DeviceCaps& caps, const Options& options,
                                             Precision precision) {
-    for (uint32_t columns : {16u, 8u, 4u}) {
-        if (options.columns_per_workgroup && columns != options.columns_per_workgroup) continue;
+    const std::vector<uint32_t> widths = options.columns_per_workgroup
+                                             ? std::vector<uint32_t>{options.columns_per_workgroup}
+                                             : std::vector<uint32_t>{16, 8, 4};
+    for (uint32_t columns : widths) {
         for (uint32_t shared : {caps.max_shared_memory_bytes / 2, caps.max_shared_memory_bytes}) {
             Options wide = options;
             wide.columns_per_workgroup = columns;
@@ -780,6 +783,12 @@ RoutedPasses bluestein_passes(const std::vector<PlanDim>& all, size_t axis, bool
         throw UnsupportedError("Bluestein's transform of length " + std::to_string(n) + " needs 2 x " +
                                std::to_string(batch) + " x " + std::to_string(m) +
                                " elements of scratch, over the 2^32 the kernels index");
+    if (batch * m * 2 * complex_bytes(precision) > caps.max_storage_buffer_range)
+        throw UnsupportedError("Bluestein's transform of length " + std::to_string(n) + " needs " +
+                               std::to_string(batch * m * 2 * complex_bytes(precision)) +
+                               " bytes of scratch (2 x " + std::to_string(batch) + " x " + std::to_string(m) +
+                               " elements), over the device's maxStorageBufferRange of " +
+                               std::to_string(caps.max_storage_buffer_range));
     // Strided transforms are not taken side by side here: one side of each pass is packed.
     auto flat = [](DimLayout l) {
         l.vectorized = false;
@@ -854,7 +863,8 @@ PassKernel::ColumnPlace PassKernel::place(uint64_t column) const {
 namespace {
 template <typename Stride>
 bool packed(const PassKernel& k, uint32_t stride, Stride batch_stride) {
-    if (k.batch_dims.empty()) return true;
+    // With no batch dims there is one transform, or transforms b * length apart with unit stride.
+    if (k.batch_dims.empty()) return stride == 1;
     return stride == 1 && !k.vectorized && k.batch_dims.size() == 1 &&
            batch_stride(k.batch_dims[0]) == k.length;
 }
