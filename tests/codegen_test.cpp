@@ -118,14 +118,21 @@ std::string check_order(const std::vector<Event>& events) {
 }
 
 TEST(Codegen, SharedMemoryAccessesAreOrdered) {
+    // Every length, and small dims transformed together (a shared-memory exchange after their
+    // last stage).
+    std::vector<FftDesc> descs;
+    for (uint64_t n : lengths()) descs.push_back(FftDesc(n, std::max<uint64_t>(1, (uint64_t(1) << 20) / n)));
+    for (const auto& shape :
+         {std::vector<uint64_t>{4096, 8, 8, 8}, {3, 32, 64}, {64, 4, 16, 32}, {4096, 2, 4}})
+        descs.push_back(FftDesc::nd(shape, {-3, -2, -1}));
     int checked = 0;
     for (const DeviceCaps& caps : {testing::lavapipe_caps(), testing::h200_caps()})
         for (uint32_t forced : {0u, 4u, 64u})
             for (uint32_t radix : {0u, 16u})
                 for (uint32_t tiles : {0u, 3u})
-                    for (uint64_t n : lengths()) {
+                    for (const FftDesc& desc : descs) {
                         const LogicalPlan p = plan(
-                            FftDesc(n, std::max<uint64_t>(1, (uint64_t(1) << 20) / n)), caps,
+                            desc, caps,
                             Options{
                                 .max_pass_length = forced, .max_radix = radix, .tiles_per_workgroup = tiles});
                         for (const Pass& pass : p.passes) {

@@ -108,16 +108,22 @@ TEST_P(Shapes, InPlace) {
 }
 
 // Dims of every kind: one pass contiguous and strided, several passes when strided (lavapipe's
-// strided kernels take 128 points per pass), mixed radix, the direct sum (17, 97), length 1.
-INSTANTIATE_TEST_SUITE_P(
-    Fft, Shapes,
-    ::testing::Values(NdCase{{16, 16}, {}}, NdCase{{64, 128}, {}}, NdCase{{3, 5}, {}}, NdCase{{1, 8}, {}},
-                      NdCase{{8, 1}, {}}, NdCase{{1, 1}, {}}, NdCase{{7, 1, 9}, {}}, NdCase{{12, 10, 6}, {}},
-                      NdCase{{17, 24}, {}}, NdCase{{24, 97}, {}}, NdCase{{512, 6}, {}},
-                      NdCase{{1024, 3}, {0}}, NdCase{{6, 512, 5}, {1}}, NdCase{{4, 6, 8, 10}, {1, 3}},
-                      NdCase{{4, 6, 8, 10}, {0, -2}}, NdCase{{5, 256, 3}, {-1}}, NdCase{{32, 32, 32}, {}},
-                      NdCase{{2, 3, 1000}, {0, 2}}, NdCase{{200, 100}, {0}}, NdCase{{8192, 2}, {0}}),
-    nd_name);
+// strided kernels take 128 points per pass), mixed radix, prime butterflies (17), Bluestein (97),
+// length 1, and small dims of powers of two transformed together in one pass (8 x 8 x 8,
+// 4 x 16 x 32, 64 x 32 after a batch dim, 32 x 64 after a dim of 3).
+INSTANTIATE_TEST_SUITE_P(Fft, Shapes,
+                         ::testing::Values(NdCase{{16, 16}, {}}, NdCase{{64, 128}, {}}, NdCase{{3, 5}, {}},
+                                           NdCase{{1, 8}, {}}, NdCase{{8, 1}, {}}, NdCase{{1, 1}, {}},
+                                           NdCase{{7, 1, 9}, {}}, NdCase{{12, 10, 6}, {}},
+                                           NdCase{{17, 24}, {}}, NdCase{{24, 97}, {}}, NdCase{{512, 6}, {}},
+                                           NdCase{{1024, 3}, {0}}, NdCase{{6, 512, 5}, {1}},
+                                           NdCase{{4, 6, 8, 10}, {1, 3}}, NdCase{{4, 6, 8, 10}, {0, -2}},
+                                           NdCase{{5, 256, 3}, {-1}}, NdCase{{32, 32, 32}, {}},
+                                           NdCase{{2, 3, 1000}, {0, 2}}, NdCase{{200, 100}, {0}},
+                                           NdCase{{8192, 2}, {0}}, NdCase{{8, 8, 8}, {}}, NdCase{{4, 4}, {}},
+                                           NdCase{{2, 4}, {}}, NdCase{{5, 4, 16, 32}, {1, 2, 3}},
+                                           NdCase{{3, 64, 32}, {1, 2}}, NdCase{{3, 32, 64}, {}}),
+                         nd_name);
 
 // Layouts beyond packed arrays, FFTW-guru style.
 class Layouts : public DeviceTest {};
@@ -176,6 +182,8 @@ TEST_F(Layouts, DirectSumStrided) {
 TEST_F(Layouts, DoublePrecision) {
     check_transform<double>(FftDesc::nd({12, 64, 9}).with_precision(Precision::f64), Placement::out_of_place);
     check_transform<double>(FftDesc::nd({256, 96}, {0}).with_precision(Precision::f64), Placement::in_place);
+    check_transform<double>(FftDesc::nd({3, 16, 32}, {1, 2}).with_precision(Precision::f64),
+                            Placement::in_place);
 }
 
 TEST_F(Layouts, Normalizations) {

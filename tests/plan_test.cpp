@@ -349,6 +349,26 @@ TEST(Planner, DescValidation) {
     EXPECT_EQ(FftDesc(16, 3).bytes(), 16u * 3 * 8);
 }
 
+// Small dims of powers of two that lie together in memory take one pass, one group of stages per
+// dim (spans starting again at 1), slowest first.
+TEST(Planner, SmallDimsTogether) {
+    const LogicalPlan cube = plan(FftDesc::nd({8, 8, 8}), h200_caps());
+    ASSERT_EQ(cube.passes.size(), 1u);
+    EXPECT_EQ(cube.passes[0].dim, 0);
+    EXPECT_EQ(cube.passes[0].dim_count, 3u);
+    EXPECT_EQ(cube.summary(), "8 x 8 x 8: dims 0-2 = 8; 8; 8 in 1 pass");
+    EXPECT_EQ(cube.scratch_bytes(Placement::out_of_place), 0u);
+    // After a dim of 3, and over a batch dim.
+    EXPECT_EQ(plan(FftDesc::nd({3, 32, 64}), h200_caps()).summary(),
+              "3 x 32 x 64: dims 1-2 = 2 x 16; 4 x 16, dim 0 = 3 in 2 passes");
+    EXPECT_EQ(plan(FftDesc::nd({7, 16, 16}, {1, 2}), h200_caps()).passes.size(), 1u);
+    // Not together: over the one-pass limit, other than powers of two, dims apart in memory.
+    EXPECT_EQ(plan(FftDesc::nd({256, 256}), h200_caps()).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc::nd({12, 10}), h200_caps()).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc::nd({16, 3, 16}, {0, 2}), h200_caps()).passes.size(), 2u);
+    EXPECT_EQ(plan(FftDesc::guru({{16, 20, 20}, {16, 1, 1}}), h200_caps()).passes.size(), 2u);
+}
+
 TEST(Planner, NdAndGuruDescs) {
     // numpy's axes: negative from the end, the rest batch, strides of the C-order array.
     const FftDesc d = FftDesc::nd({2, 3, 4}, {0, -1});
@@ -396,6 +416,9 @@ TEST(PlanExecutor, LayoutsAndDims) {
         FftDesc::guru({{64, 8, 8}}, {{8, 1, 1}}),
         FftDesc::guru({{30, 1, 20}}, {{20, 30, 1}}),
         FftDesc::guru({{256, 3, 2}}, {{3, 1, 512}}),
+        FftDesc::nd({8, 8, 8}),
+        FftDesc::nd({3, 32, 16}),
+        FftDesc::nd({2, 64, 4}, {1, 2}),
     };
     for (uint32_t forced : {0u, 16u})
         for (const FftDesc& desc : descs) {

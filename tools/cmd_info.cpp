@@ -69,6 +69,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
         std::vector<uint32_t> radices;
         for (const Stage& s : k.stages) radices.push_back(s.radix);
         passes.push_back({{"dim", pass.dim},
+                          {"dim_count", pass.dim_count},
                           {"kernel", k.kind == KernelKind::direct ? "direct sum" : "stockham"},
                           {"radix", k.radix},
                           {"stages", radices},

@@ -60,7 +60,11 @@ struct TwiddleEntry {
 };
 
 // One radix step inside a pass: `radix`-point butterflies whose inputs were combined `span`
-// points at a time by the earlier steps (the Stockham "Ns").
+// points at a time by the earlier steps (the Stockham "Ns"). The steps of a 1D transform of R
+// points end with span * radix == R. A pass over several dims at once (Pass::dim_count) runs the
+// steps of each dim as if they began a transform of R points, span 1 again at each dim's
+// first step: after the steps of a dim of n points, slowest first, the block's points hold
+// that dim's transforms, and the next dim's steps find their points again n * ... apart.
 struct Stage {
     uint32_t radix;
     uint32_t span;
@@ -215,8 +219,12 @@ struct PassKernel {
 struct Pass {
     PassKernel kernel;
     // The dim of the problem (an index into desc.dims()) the pass transforms; -1 for a pass
-    // that copies (the direct sum's, or a problem whose dims all have one point).
+    // that copies (the direct sum's, or a problem whose dims all have one point). A pass may
+    // transform dim_count consecutive dims at once (dim, dim + 1, ...; small dims that lie
+    // together in memory): its kernel's stages are then one group per dim, slowest first, each
+    // group's spans starting again at 1.
     int dim = 0;
+    uint32_t dim_count = 1;
     uint64_t columns = 0;     // batch * columns_per_transform
     uint64_t tiles = 0;       // ceil(columns / columns_per_workgroup)
     uint64_t workgroups = 0;  // tiles, or fewer when kernel.prefetch (each loops over tiles)

@@ -521,6 +521,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
         const Stage& st = k.stages[s];
         const uint32_t r = st.radix, ns = st.span, groups = k.groups(r);
         const bool last = s + 1 == k.stages.size();
+        // The last step of a 1D transform leaves its outputs where the stores want them; that of
+        // a pass over several dims (Pass::dim_count) moves them there through shared memory.
+        const bool complete = last && ns * r == R;
         std::vector<SharedExchange::Move> writes;
         for (uint32_t g = 0; g < groups; ++g) {
             const std::string q = "(i + " + u(g * TPC) + ")";
@@ -536,7 +539,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                     w.line(regs[m] + " = cmul(" + regs[m] + ", tw[" + u(st.twiddle_offset + (m - 1) * ns) +
                            " + " + j + "]);");
             const auto res = emit_dft(w, regs, k.precision, temps);
-            if (last) {
+            if (complete) {
                 // ns * r == R: output m of butterfly q lands at q + m * ns (slot(r, g + m * groups)).
                 for (uint32_t m = 0; m < r; ++m) out[g + m * groups] = res[m];
             } else {
@@ -552,10 +555,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
                     writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper, guard});
             }
         }
-        if (!last) {
-            // The next stage's inputs. In halves (uniform kernels only), point i + r2 * TPC lies
-            // in the upper half when r2 >= P / 2.
-            const uint32_t next = k.stages[s + 1].radix;
+        if (!complete) {
+            // The next stage's inputs (after the last: the store's, in the last stage's layout).
+            // In halves (uniform kernels only), point i + r2 * TPC lies in the upper half when
+            // r2 >= P / 2.
+            const uint32_t next = last ? r : k.stages[s + 1].radix;
             std::vector<SharedExchange::Move> reads;
             for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
                 const Slot sl = slot(next, r2);
@@ -563,6 +567,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                     {v[r2], shared_index("i + " + u(sl.offset)), r2 >= P / 2 ? "true" : "false", sl.guard});
             }
             exchange(stage_scope, writes, reads);
+            if (last) out = v;
         }
     }
 

@@ -687,6 +687,26 @@ std::vector<Pass> direct_passes(const DimLayout& layout, int dim, const std::vec
     return out;
 }
 
+// A pass of kernel `k` over `batch` transforms, its workgroups looping over `looping` tiles each
+// where that pays (Options::tiles_per_workgroup).
+Pass make_pass(PassKernel k, uint64_t batch, int dim, uint32_t looping, const Options& options) {
+    Pass p;
+    p.dim = dim;
+    p.columns = batch * k.columns_per_transform();
+    p.tiles = (p.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup;
+    // By default looping pays only where many tiles keep every workgroup busy for several turns,
+    // and two tiles fit in registers.
+    const bool loops =
+        p.tiles >= kMinLoopingTiles &&
+        uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) <= kMaxLoopingTileBytes;
+    const uint64_t per_group = std::min<uint64_t>(
+        p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup : (loops ? looping : 1));
+    k.prefetch = per_group > 1;
+    p.workgroups = (p.tiles + per_group - 1) / per_group;
+    p.kernel = std::move(k);
+    return p;
+}
+
 // The passes of transforms of n points: pass p of `count` reads and writes `layout_for(p,
 // count)`, and `fuse` (if any) adds fused steps to its kernel.
 using LayoutFor = std::function<DimLayout(size_t pass, size_t count)>;
@@ -717,27 +737,78 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
             if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
         if (span > 1) table.pass_tables(k);
 
-        Pass p;
-        p.dim = dim;
-        p.columns = layout.batch * k.columns_per_transform();
-        p.tiles = (p.columns + k.columns_per_workgroup - 1) / k.columns_per_workgroup;
-        // By default looping pays only where many tiles keep every workgroup busy for several
-        // turns, and two tiles fit in registers.
-        const uint32_t looping = radices.size() > 1  ? kTilesPerWorkgroupMultiPass
-                                 : choice.all_shared ? kTilesPerWorkgroupFullShared
-                                                     : kTilesPerWorkgroupOnePass;
-        const bool loops =
-            p.tiles >= kMinLoopingTiles &&
-            uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) <= kMaxLoopingTileBytes;
-        const uint64_t per_group = std::min<uint64_t>(
-            p.tiles, options.tiles_per_workgroup ? options.tiles_per_workgroup : (loops ? looping : 1));
-        k.prefetch = per_group > 1;
-        p.workgroups = (p.tiles + per_group - 1) / per_group;
-        p.kernel = k;
-        out.push_back(std::move(p));
+        out.push_back(make_pass(k, layout.batch, dim,
+                                radices.size() > 1  ? kTilesPerWorkgroupMultiPass
+                                : choice.all_shared ? kTilesPerWorkgroupFullShared
+                                                    : kTilesPerWorkgroupOnePass,
+                                options));
         span *= radix;
     }
     return out;
+}
+
+// Small dims that lie together in memory, transformed in one pass: from the fastest dim of the
+// problem, the transform dims (powers of two) whose strides are 1, n_0, n_0 n_1, ... in both
+// layouts, consecutive in desc.dims(), whose block of points fits a one-pass kernel. Returns
+// their indices in `all`, fastest first, or nothing for fewer than two.
+std::vector<size_t> combinable_dims(const std::vector<PlanDim>& all, const DeviceCaps& caps,
+                                    const Options& options, Precision precision) {
+    const uint64_t one_pass =
+        std::min<uint64_t>(longest_pass(caps, options, precision, true),
+                           options.max_pass_length ? options.max_pass_length : UINT32_MAX);
+    std::vector<size_t> group;
+    uint64_t block = 1;
+    for (size_t i = 0; i < all.size(); ++i) {
+        const PlanDim& d = all[i];
+        const bool next_dim = group.empty() || d.dim + 1 == all[group.back()].dim;
+        if (d.dim < 0 || !next_dim || !std::has_single_bit(d.n) || d.in_stride != block ||
+            d.out_stride != block || block * d.n > one_pass)
+            break;
+        group.push_back(i);
+        block *= d.n;
+    }
+    if (group.size() < 2) group.clear();
+    return group;
+}
+
+// The one pass of the dims all[group] (combinable_dims), or nothing if its kernel does not fit
+// with one group of stages per dim.
+std::optional<Pass> combined_pass(const std::vector<PlanDim>& all, const std::vector<size_t>& group,
+                                  Precision precision, const DeviceCaps& caps, const Options& options,
+                                  TwiddleTableBuilder& table) {
+    uint64_t block = 1;
+    std::vector<PassKernel::BatchDim> others;
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (std::find(group.begin(), group.end(), i) != group.end()) {
+            block *= all[i].n;
+            continue;
+        }
+        others.push_back({static_cast<uint32_t>(all[i].n), static_cast<uint32_t>(all[i].in_stride),
+                          static_cast<uint32_t>(all[i].out_stride)});
+    }
+    const DimLayout layout = make_layout(block, 1, 1, others);
+    PassKernel k;
+    k.precision = precision;
+    k.length = k.radix = static_cast<uint32_t>(block);
+    k.points_contiguous = !layout.vectorized;
+    apply_layout(k, layout);
+    // The geometry of a transform of the whole block; its exchanges must exist for the groups'.
+    if (!k.points_contiguous || !fit_kernel(k, caps, options) || k.shared_bytes == 0 ||
+        k.exchange_rounds == 4)
+        return std::nullopt;
+    k.stages.clear();
+    for (auto it = group.rbegin(); it != group.rend(); ++it) {
+        const std::vector<uint32_t> radices =
+            uniform_stages(static_cast<uint32_t>(all[*it].n), k.points_per_thread);
+        uint32_t span = 1;
+        for (uint32_t r : radices) {
+            k.stages.push_back(Stage{r, span, span > 1 ? table.stage_table(r, span) : 0});
+            span *= r;
+        }
+    }
+    Pass p = make_pass(k, layout.batch, all[group.back()].dim, kTilesPerWorkgroupOnePass, options);
+    p.dim_count = static_cast<uint32_t>(group.size());
+    return p;
 }
 
 // Bluestein's algorithm for a length with a prime factor above 31: transforms of m >= 2n - 1
@@ -896,7 +967,10 @@ std::string LogicalPlan::summary() const {
             ++end;
         s << (first_group ? " " : ", ");
         first_group = false;
-        if (dims.size() > 1 && passes[i].dim >= 0) s << "dim " << passes[i].dim << " = ";
+        if (passes[i].dim_count > 1)
+            s << "dims " << passes[i].dim << "-" << passes[i].dim + passes[i].dim_count - 1 << " = ";
+        else if (dims.size() > 1 && passes[i].dim >= 0)
+            s << "dim " << passes[i].dim << " = ";
         const auto& k0 = passes[i].kernel;
         if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
             s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
@@ -908,7 +982,9 @@ std::string LogicalPlan::summary() const {
                 const auto& k = passes[j].kernel;
                 s << (j > i ? " x " : "") << (shown_end - i > 1 ? "(" : "");
                 if (k.stages.empty()) s << 1;
-                for (size_t t = 0; t < k.stages.size(); ++t) s << (t ? " x " : "") << k.stages[t].radix;
+                // A new dim's stages (span 1 again) after a semicolon.
+                for (size_t t = 0; t < k.stages.size(); ++t)
+                    s << (t == 0 ? "" : k.stages[t].span == 1 ? "; " : " x ") << k.stages[t].radix;
                 s << (shown_end - i > 1 ? ")" : "");
             }
         }
@@ -1008,8 +1084,18 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         out.passes.insert(out.passes.end(), r.passes.begin(), r.passes.end());
         reads_input = false;
     };
+    // Small dims that lie together: one pass for all of them.
+    std::vector<size_t> combined = options.strategy == Strategy::dft
+                                       ? std::vector<size_t>{}
+                                       : combinable_dims(all, caps, options, desc.precision());
+    if (!combined.empty()) {
+        if (auto pass = combined_pass(all, combined, desc.precision(), caps, options, table))
+            add({*pass});
+        else
+            combined.clear();
+    }
     for (size_t i = 0; i < all.size(); ++i) {
-        if (all[i].dim < 0) continue;
+        if (all[i].dim < 0 || std::find(combined.begin(), combined.end(), i) != combined.end()) continue;
         const DimLayout layout = dim_layout(all, i, reads_input);
         const bool smooth = !smooth_factors(layout.length).empty();
         if (options.strategy == Strategy::dft) {
