@@ -22,7 +22,9 @@ std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries);
 std::vector<cld> table_values(const LogicalPlan& plan);
 
 // Reference transform of `batch` packed rows of `length` points, unnormalized, in long double:
-// radix-2 for powers of two, the direct sum otherwise. O(N log N) or O(N^2) per row.
+// radix-2 for powers of two, decimation in time by the smallest prime factor otherwise, primes
+// by the definition up to 64 points and by Bluestein's algorithm beyond. O(N log N) per row for
+// smooth lengths, O(N p) for a composite length whose largest prime factor p is large.
 void reference_dft(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
                    uint64_t length, uint64_t batch, Direction direction);
 
