@@ -16,11 +16,11 @@ namespace {
 using testing::DeviceTest;
 using testing::kPoison;
 
-constexpr double kBound = 5e-7;           // relative L2 against the reference, f32
-constexpr double kBoundBluestein = 1e-6;  // the same, lengths with a prime factor above 31
-constexpr double kBound64 = 1e-14;        // the same, f64
-constexpr double kRoundTrip = 1e-6;       // forward then inverse against the input
-constexpr uint64_t kGuardBytes = 256;     // poisoned bytes past the output that must stay poisoned
+constexpr double kBound = 5e-7;             // relative L2 against the reference, f32
+constexpr double kBoundLargePrimes = 1e-6;  // the same, lengths with a prime factor above 31
+constexpr double kBound64 = 1e-14;          // the same, f64
+constexpr double kRoundTrip = 1e-6;         // forward then inverse against the input
+constexpr uint64_t kGuardBytes = 256;       // poisoned bytes past the output that must stay poisoned
 
 struct Case {
     uint64_t n;
@@ -37,7 +37,7 @@ bool smooth(uint64_t n, uint64_t largest = 31) {
 }
 
 // Random batch for n points, keeping the whole problem near 2^20 elements at most, and 2^18 for
-// Bluestein's (lengths with a prime factor above 31), whose transforms are 2 to 5 times longer.
+// lengths with a prime factor above 31, whose Bluestein transforms are 2 to 5 times longer.
 uint64_t batch_for(uint64_t n, std::mt19937& gen) {
     const uint64_t most = std::max<uint64_t>(1, (uint64_t(1) << (smooth(n) ? 20 : 18)) / n);
     return std::uniform_int_distribution<uint64_t>(1, std::min<uint64_t>(most, 300))(gen);
@@ -96,7 +96,7 @@ TEST_P(Lengths, MatchesReferenceBothDirections) {
         }
         download_checked(out, bytes, placement, got);
         const double err = cpu::relative_l2(got, want);
-        EXPECT_LE(err, smooth(n) ? kBound : kBoundBluestein) << to_string(dir);
+        EXPECT_LE(err, smooth(n) ? kBound : kBoundLargePrimes) << to_string(dir);
     }
 }
 
@@ -159,23 +159,26 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 INSTANTIATE_TEST_SUITE_P(PowerOfTwo, Lengths, ::testing::ValuesIn(cases(22)), case_name);
 INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), case_name);
 
-// Lengths with a prime factor above 31, which take Bluestein's algorithm: every one up to 128
-// (in place instead of out of place for every third), every eighth up to 1024 (each length
-// compiles kernels of its own, about 8 s on lavapipe; PlanExecutor.EveryLengthUpTo1024 runs the
-// plans of all of them on the CPU), primes and products of two primes beyond, to primes above
-// 10^6 (transforms of 2^21 points, several passes each).
-std::vector<Case> bluestein_cases() {
+// Lengths with a prime factor above 31: primes whose p - 1 the butterflies take in one pass go
+// through Rader's algorithm, the others through Bluestein's. Every one up to 128 (in place
+// instead of out of place for every third), every eighth up to 1024 (each length compiles
+// kernels of its own, about 8 s on lavapipe for Bluestein's; PlanExecutor.EveryLengthUpTo1024
+// runs the plans of all of them on the CPU), then primes for Rader's up to 4001 (one pass of
+// 4000 points) and, for Bluestein's, primes and products of two primes to primes above 10^6
+// (transforms of 2^21 points, several passes each).
+std::vector<Case> large_prime_cases() {
     std::vector<Case> out;
     uint32_t count = 0;
     for (uint64_t n = 17; n <= 1024; ++n)
         if (!smooth(n) && (n <= 128 || count++ % 8 == 0))
             out.push_back({n, n <= 128 && n % 3 == 0 ? Placement::in_place : Placement::out_of_place});
-    for (uint64_t n : {1021, 1031, 1147, 2062, 4099, 10007, 101 * 103, 65537, 999983, 1000003})
+    for (uint64_t n :
+         {211, 401, 4001, 1021, 1031, 1147, 2062, 4099, 10007, 101 * 103, 65537, 999983, 1000003})
         for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Bluestein, Lengths, ::testing::ValuesIn(bluestein_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(LargePrimes, Lengths, ::testing::ValuesIn(large_prime_cases()), case_name);
 
 // The direct sum (Strategy::dft) on the device against the fast transforms on the device, and
 // against the reference: an independent check of both. f32 and f64.
@@ -261,8 +264,9 @@ TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
 // f64 lengths: powers of two, and smooth ones of one pass, non-uniform stages and two passes.
 std::vector<Case> cases64() {
     std::vector<Case> out = cases(20, 14, 2);
-    // Mixed radices, a prime butterfly, and Bluestein's lengths (one pass and several).
-    for (uint64_t n : {3, 100, 1000, 4095, 10000, 29, 97, 10007, 65537})
+    // Mixed radices, a prime butterfly, Rader's (97, 401) and Bluestein's lengths (one pass and
+    // several).
+    for (uint64_t n : {3, 100, 1000, 4095, 10000, 29, 97, 401, 10007, 65537})
         for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }

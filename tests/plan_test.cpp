@@ -291,15 +291,17 @@ TEST(Planner, DirectSum) {
     EXPECT_THROW(plan(FftDesc(16), h200_caps(), Options{.strategy = static_cast<Strategy>(5)}), Error);
 }
 
-// Lengths with a prime factor above 31 take Bluestein's algorithm: two transforms through the
-// smallest power of two, or three or five times one, of at least 2N - 1 points, in two scratch
-// regions.
+// Lengths with a prime factor above 31 take Bluestein's algorithm, except primes that Rader's
+// takes (Planner.Rader): two transforms through the smallest power of two, or three or five
+// times one, of at least 2N - 1 points, in two scratch regions.
 TEST(Planner, Bluestein) {
-    const LogicalPlan small = plan(FftDesc(37, 5), h200_caps());
-    EXPECT_EQ(small.summary(), "37 = Bluestein, twice 80 = 4 x 20 in 2 passes");
+    // 83 - 1 = 2 x 41: not for Rader's register butterflies.
+    const LogicalPlan small = plan(FftDesc(83, 5), h200_caps());
+    EXPECT_EQ(small.summary(), "83 = Bluestein, twice 192 = 8 x 24 in 2 passes");
     ASSERT_EQ(small.spectra.size(), 1u);
-    EXPECT_EQ(small.spectra[0].m, 80u);
-    EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 2u * 5 * 80 * 8);
+    EXPECT_EQ(small.spectra[0].m, 192u);
+    EXPECT_EQ(small.spectra[0].generator, 0u);
+    EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 2u * 5 * 192 * 8);
     EXPECT_TRUE(small.passes[0].kernel.chirp_load && small.passes[0].kernel.spectrum_store);
     EXPECT_TRUE(small.passes[1].kernel.chirp_store);
     EXPECT_EQ(small.out_of_place.front().src, BufferRole::input);
@@ -317,8 +319,48 @@ TEST(Planner, Bluestein) {
     // Scratch over the storage-buffer range: refused when planned.
     EXPECT_THROW(plan(FftDesc(10007, 6706).with_precision(Precision::f64), h200_caps()), UnsupportedError);
     EXPECT_NO_THROW(plan(FftDesc(10007, 6706), h200_caps()));
-    for (uint64_t n : {65537u, 999983u, 1000003u, 1009u * 1013u})
+    for (uint64_t n : {2u * 37u, 65537u, 999983u, 1000003u, 1009u * 1013u})
         EXPECT_EQ(plan(FftDesc(n), h200_caps()).passes.front().kernel.chirp_length, n);
+}
+
+// Primes above 31 whose p - 1 the butterflies take, and whose transform of p - 1 points fits
+// one pass (uniform, or below 1000 points), take Rader's algorithm: one pass, no scratch, a
+// spectrum table of p - 1 entries.
+TEST(Planner, Rader) {
+    const LogicalPlan small = plan(FftDesc(37, 5), h200_caps());
+    EXPECT_EQ(small.summary(), "37 = Rader, twice 36 = 3 x 12 in 1 pass");
+    ASSERT_EQ(small.passes.size(), 1u);
+    const PassKernel& k = small.passes[0].kernel;
+    EXPECT_EQ(k.rader_prime, 37u);
+    EXPECT_EQ(k.rader_generator, 2u);  // the smallest primitive root mod 37
+    EXPECT_EQ(k.row_points(), 37u);
+    EXPECT_EQ(small.passes[0].columns, 5u);
+    EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 0u);
+    EXPECT_EQ(small.scratch_bytes(Placement::in_place), 0u);
+    ASSERT_EQ(small.spectra.size(), 1u);
+    EXPECT_EQ(small.spectra[0].n, 37u);
+    EXPECT_EQ(small.spectra[0].m, 36u);
+    EXPECT_EQ(small.spectra[0].generator, 2u);
+    EXPECT_EQ(k.place(3).src, 3u * 37);  // packed rows of p points
+    EXPECT_TRUE(k.packed_src() && k.packed_dst());
+    for (uint64_t p : {41u, 43u, 97u, 211u, 401u, 4001u})
+        EXPECT_EQ(plan(FftDesc(p), h200_caps()).passes.front().kernel.rader_prime, p) << p;
+    // Non-uniform layouts of p - 1 from 1000 points on: Bluestein's algorithm.
+    for (uint64_t p : {1009u, 1021u, 2017u, 7681u})
+        EXPECT_EQ(plan(FftDesc(p), h200_caps()).passes.front().kernel.chirp_length, p) << p;
+    // In f64 and along a strided dim (taken side by side).
+    EXPECT_EQ(plan(FftDesc(97).with_precision(Precision::f64), h200_caps()).passes.front().kernel.rader_prime,
+              97u);
+    const LogicalPlan strided = plan(FftDesc::nd({41, 64}, {0}), h200_caps());
+    EXPECT_EQ(strided.passes.front().kernel.rader_prime, 41u);
+    EXPECT_TRUE(strided.passes.front().kernel.vectorized);
+    // A caller's max_pass_length below p - 1 leaves the prime to Bluestein's algorithm.
+    EXPECT_EQ(
+        plan(FftDesc(97), h200_caps(), Options{.max_pass_length = 64}).passes.front().kernel.chirp_length,
+        97u);
+    // Too long for one pass of p - 1 points, or p - 1 with a prime factor above 31: Bluestein.
+    EXPECT_EQ(plan(FftDesc(40961), h200_caps()).passes.front().kernel.chirp_length, 40961u);
+    EXPECT_EQ(plan(FftDesc(83), h200_caps()).passes.front().kernel.chirp_length, 83u);
 }
 
 TEST(Planner, RejectsWhatItCannotDo) {

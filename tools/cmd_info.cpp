@@ -71,6 +71,10 @@ nlohmann::json plan_json(const LogicalPlan& p) {
         passes.push_back({{"dim", pass.dim},
                           {"dim_count", pass.dim_count},
                           {"kernel", k.kind == KernelKind::direct ? "direct sum" : "stockham"},
+                          {"algorithm", k.kind == KernelKind::direct ? "direct sum"
+                                        : k.rader_prime              ? "rader"
+                                        : k.chirp_length             ? "bluestein"
+                                                                     : "fft"},
                           {"radix", k.radix},
                           {"stages", radices},
                           {"span", k.span},

@@ -175,10 +175,25 @@ struct PassKernel {
     bool spectrum_store = false;
     bool chirp_store = false;
 
+    // Rader's algorithm for a prime length p = rader_prime above 31, in one pass of span 1: the
+    // stages transform the p - 1 points of a cyclic convolution (length = radix = p - 1), twice.
+    // With g = rader_generator, a primitive root mod p, and the spectrum
+    // table[rader_offset + k] = FFT_{p-1}(b)_k / (p - 1) of b_q = W_p^{g^-q} (a
+    // LogicalPlan::SpectrumTable):
+    //   load:   point q of the first transform is x_{g^q mod p}, after load_sign; x_0 is kept.
+    //   middle: output k of the first transform becomes conj(y_k * table[rader_offset + k]), the
+    //           input of the second; output 0 plus x_0 is X_0.
+    //   store:  output m of the second transform, conjugated, plus x_0, is X_{g^-m mod p}.
+    // Then X_{g^-m} = x_0 + sum_q x_{g^q} W_p^{g^(q-m)}, the DFT. Transforms are p points in
+    // memory (row_points()).
+    uint32_t rader_prime = 0;
+    uint32_t rader_generator = 0;
+    uint32_t rader_offset = 0;
+
     // Where the pass finds its transforms. Point x of transform b lies at element
     // offset(b) + x * stride of the source (src_stride) and destination (dst_stride) buffers.
-    // With no batch dims the transforms are packed: offset(b) = b * length and both strides are
-    // 1. Otherwise b counts through the batch dims, the first fastest:
+    // With no batch dims the transforms are packed: offset(b) = b * row_points() and both strides
+    // are 1. Otherwise b counts through the batch dims, the first fastest:
     // offset(b) = sum_k b_k * stride_k with b = b_0 + count_0 * (b_1 + count_1 * (...)).
     // Columns are numbered c = b * columns_per_transform() + t, so that neighbouring invocations
     // take neighbouring columns t of one transform; or, with `vectorized`, c = (b_rest *
@@ -205,11 +220,13 @@ struct PassKernel {
     };
     ColumnPlace place(uint64_t column) const;
     // Whether transforms follow one another densely in the source or destination: point x of
-    // transform b at b * length + x, as staged loads and stores of whole tiles need.
+    // transform b at b * row_points() + x, as staged loads and stores of whole tiles need.
     bool packed_src() const;
     bool packed_dst() const;
 
     uint32_t columns_per_transform() const { return length / radix; }
+    // Points of each transform in the source and destination: length, or Rader's prime.
+    uint32_t row_points() const { return rader_prime ? rader_prime : length; }
     bool uniform() const { return points_per_thread * threads_per_column == radix; }
     // Butterflies per invocation in a stage of radix r: ceil((radix / r) / threads_per_column).
     uint32_t groups(uint32_t r) const { return (radix / r + threads_per_column - 1) / threads_per_column; }
@@ -243,14 +260,16 @@ struct TWIDDLE_API LogicalPlan {
     FftDesc desc{1};
     std::vector<Pass> passes;
     std::vector<TwiddleEntry> twiddles;
-    // Tables that are not roots of unity: for Bluestein's transform of N points through M, the
-    // spectrum FFT_M(b) / M of the chirp b_j = e^{i pi j^2 / N} for j < N, b_{M-j} = b_j,
-    // 0 between. Each takes table entries [offset, offset + m), whose `twiddles` entries are
-    // placeholders.
+    // Tables that are not roots of unity, spectra FFT_m(b) / m of sequences b of m points:
+    //   Bluestein's transform of n points through m (generator 0): the chirp
+    //   b_j = e^{i pi j^2 / n} for j < n, b_{m-j} = b_j, 0 between;
+    //   Rader's transform of the prime n (m = n - 1, generator g): b_q = W_n^{g^-q mod n}.
+    // Each takes table entries [offset, offset + m), whose `twiddles` entries are placeholders.
     struct SpectrumTable {
         uint32_t n;
         uint32_t m;
         uint32_t offset;
+        uint32_t generator = 0;
         bool operator==(const SpectrumTable&) const = default;
     };
     std::vector<SpectrumTable> spectra;

@@ -7,6 +7,7 @@
 
 #include "codegen/butterfly.hpp"
 #include "codegen/glsl_writer.hpp"
+#include "core/unit_root.hpp"
 
 namespace twiddle::codegen {
 
@@ -173,7 +174,7 @@ void emit_locate(GlslWriter& w, const PassKernel& k) {
     w.open("void locate(uint c, out uint t, out uint s, out uint d)");
     if (k.batch_dims.empty()) {
         w.line("t = " + std::string(T == 1 ? "0u" : "c % " + u(T)) + ";");
-        w.line("s = (c / " + u(T) + ") * " + u(k.length) + ";");
+        w.line("s = (c / " + u(T) + ") * " + u(k.row_points()) + ";");
         w.line("d = s;");
     } else {
         w.line("uint rest = c;");
@@ -294,8 +295,15 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if ((k.chirp_load && k.staged_load) || (k.chirp_store && k.staged_store))
         throw std::logic_error("pass kernel: Bluestein's chirp reads and writes transforms point by point");
     const uint32_t chirp_n = k.chirp_length;
-    // Elements each invocation moves in a staged load or store: the tile's B * R over WG.
-    const uint32_t staged_count = (R + TPC - 1) / TPC;
+    // Rader's prime (PassKernel::rader_prime), its primitive root and that root's inverse mod p.
+    const uint32_t rader_p = k.rader_prime, rader_g = k.rader_generator;
+    const uint32_t rader_g_inv = rader_p ? pow_mod(rader_g, rader_p - 2, rader_p) : 0;
+    if (rader_p && (S > 1 || T > 1 || k.chirp_length))
+        throw std::logic_error("pass kernel: Rader's transforms take whole columns of span 1");
+    // Points per column of a staged tile (Rader's transforms are p points in memory), and the
+    // elements each invocation moves in a staged load or store: the tile's B * tile_row over WG.
+    const uint32_t tile_row = rader_p ? rader_p : R;
+    const uint32_t staged_count = (B * tile_row + WG - 1) / WG;
 
     GlslWriter w;
     TempNames temps;
@@ -308,7 +316,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     const bool shared = k.shared_bytes > 0;
     if (shared) {
         // The planner's sizes; pad() skips the pad word after every 32.
-        const auto words = exchange_array_words(uint64_t(B) * R, k.exchange_rounds);
+        const auto words = exchange_array_words(uint64_t(B) * tile_row, k.exchange_rounds);
         w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
@@ -317,6 +325,17 @@ std::string generate_pass_kernel(const PassKernel& k) {
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
     emit_locate(w, k);
+    if (rader_p) {
+        // Residues below p < 2^16, so products fit 32 bits.
+        w.open("uint rader_pow(uint b, uint e)");
+        w.line("uint r = 1u;");
+        w.open("for (; e > 0u; e >>= 1u)");
+        w.line("if ((e & 1u) != 0u) r = r * b % " + u(rader_p) + ";");
+        w.line("b = b * b % " + u(rader_p) + ";");
+        w.close();
+        w.line("return r;");
+        w.close();
+    }
 
     w.open("void main()");
     if (k.subgroup_exchanges) {
@@ -344,6 +363,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.line("uint lc = tid % " + u(B) + ";  // column within the tile");
         w.line("uint i = tid / " + u(B) + ";   // invocation within the column");
     }
+    if (rader_p) {
+        // Point i + o of the column sits at g^(i + o) mod p of the source transform, and
+        // output i + o of the second transform at g^-(i + o) mod p of the destination's.
+        w.line("uint rader_in = rader_pow(" + u(rader_g) + ", i);");
+        w.line("uint rader_out = rader_pow(" + u(rader_g_inv) + ", i);");
+    }
+    auto rader_index = [&](const char* per_invocation, uint32_t root, uint32_t offset) {
+        return "(" + std::string(per_invocation) + " * " + u(pow_mod(root, offset, rader_p)) + ") % " +
+               u(rader_p);
+    };
 
     // Shared index of point `idx` of the tile's column lc.
     auto shared_index = [&](const std::string& idx) {
@@ -376,7 +405,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // (The planner stages only tiles that are one run of memory: see fit_kernel.)
     auto emit_tile_extent = [&](const std::string& t, const std::string& suffix) {
         w.line("uint tile_points" + suffix + " = min(" + u(B) + ", params.columns - " + t + " * " + u(B) +
-               ") * " + u(R) + ";");
+               ") * " + u(tile_row) + ";");
         w.line("uint tile_t" + suffix + ", tile_src" + suffix + ", tile_dst" + suffix + ";");
         w.line("locate(" + t + " * " + u(B) + ", tile_t" + suffix + ", tile_src" + suffix + ", tile_dst" +
                suffix + ");");
@@ -399,10 +428,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
             w.line("locate(c, ft, fs, fd);");
             w.line("uint base = params.src_offset + fs + " + strided("ft", k.src_stride) + ";");
             const uint32_t step = T * k.src_stride;
+            if (rader_p) w.line(std::string(prefix) + "x = src[base];  // x_0");
             for (uint32_t r = 0; r < load_count; ++r) {
                 const Slot sl = slot(first_radix, r);
                 if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
-                const std::string load = "src[base + " + u(sl.offset * step) + " + i * " + u(step) + "]";
+                const std::string load =
+                    rader_p ? "src[base + " +
+                                  strided(rader_index("rader_in", rader_g, sl.offset), k.src_stride) + "]"
+                            : "src[base + " + u(sl.offset * step) + " + i * " + u(step) + "]";
                 // Bluestein's zero padding: points of the source transform only. (A register a
                 // looping workgroup skipped would keep the last tile's value.)
                 w.line(numbered(prefix, r) + " = " +
@@ -427,11 +460,15 @@ std::string generate_pass_kernel(const PassKernel& k) {
     }
     if (staged)
         for (uint32_t r = 0; r < staged_count; ++r) w.line(C + " " + numbered("g", r) + " = " + C + "(0);");
+    // Rader's x_0, read with the tile (staged loads) or apart (nx when prefetching).
+    const bool rader_x0_fetched = rader_p && !k.staged_load;
+    if (rader_p) w.line(C + " vx = " + C + "(0);");
     if (k.prefetch) {
         // Persistent workgroups: each loads its first tile, then loops, starting the loads of its
         // next tile before transforming the current one so that memory stays busy through the
         // shared-memory exchanges and barriers.
         for (uint32_t r = 0; r < fetched_count; ++r) w.line(C + " " + numbered("n", r) + " = " + C + "(0);");
+        if (rader_x0_fetched) w.line(C + " nx = " + C + "(0);");
         w.line("uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y;");
         w.open("if (tile < tiles)");
         emit_fetch("tile", "n");
@@ -439,6 +476,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.open("for (; tile < tiles; tile += stride)");
         for (uint32_t r = 0; r < fetched_count; ++r)
             w.line(numbered(fetched, r) + " = " + numbered("n", r) + ";");
+        if (rader_x0_fetched) w.line("vx = nx;");
         w.open("if (tile + stride < tiles)");
         emit_fetch("(tile + stride)", "n");
         w.close();
@@ -469,7 +507,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto tile_index = [&](uint32_t offset) { return "lc * " + u(R) + " + i + " + u(offset); };
     // A staged tile's elements beyond its live columns stay out of shared memory.
     auto staged_guard = [&](uint32_t r) {
-        return staged_count * TPC > R ? "tid + " + u(r * WG) + " < " + u(B * R) : std::string();
+        return staged_count * WG > B * tile_row ? "tid + " + u(r * WG) + " < " + u(B * tile_row)
+                                                : std::string();
     };
     if (k.staged_load) {
         std::vector<SharedExchange::Move> writes, reads;
@@ -477,11 +516,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
             writes.push_back({numbered("g", r), "tid + " + u(r * WG), "false", staged_guard(r)});
         for (uint32_t r = 0; r < load_count; ++r) {
             const Slot sl = slot(first_radix, r);
-            reads.push_back({v[r], tile_index(sl.offset), "false", sl.guard});
+            const std::string at =
+                rader_p ? "lc * " + u(rader_p) + " + " + rader_index("rader_in", rader_g, sl.offset)
+                        : tile_index(sl.offset);
+            reads.push_back({v[r], at, "false", sl.guard});
         }
+        if (rader_p) reads.push_back({"vx", "lc * " + u(rader_p), "false", ""});
         exchange(Scope::workgroup, writes, reads);
     }
     for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
+    if (rader_p) w.line("vx.y *= params.load_sign;");
     if (k.chirp_load)
         // x_x c_x (see PassKernel::chirp_load); padding points hold 0, whatever chirp they meet.
         for (uint32_t r = 0; r < load_count; ++r)
@@ -515,60 +559,96 @@ std::string generate_pass_kernel(const PassKernel& k) {
     }
 
     // Stockham stages. Invocation i does butterflies q = i + g * TPC (g < groups) on registers
-    // v[m * groups + g]; the last stage leaves point i + slot(last_radix, reg).offset in out[reg].
-    std::vector<std::string> out = v;
-    for (size_t s = 0; s < k.stages.size(); ++s) {
-        const Stage& st = k.stages[s];
-        const uint32_t r = st.radix, ns = st.span, groups = k.groups(r);
-        const bool last = s + 1 == k.stages.size();
-        // The last step of a 1D transform leaves its outputs where the stores want them; that of
-        // a pass over several dims (Pass::dim_count) moves them there through shared memory.
-        const bool complete = last && ns * r == R;
-        std::vector<SharedExchange::Move> writes;
-        for (uint32_t g = 0; g < groups; ++g) {
-            const std::string q = "(i + " + u(g * TPC) + ")";
-            const std::string guard = slot(r, g).guard;
-            const std::string j = "j" + std::to_string(s) + "_" + std::to_string(g);
-            if (ns > 1)
-                w.line("uint " + j + " = " + q +
-                       (std::has_single_bit(ns) ? " & " + u(ns - 1) : " % " + u(ns)) + ";");
-            std::vector<std::string> regs;
-            for (uint32_t m = 0; m < r; ++m) regs.push_back(v[m * groups + g]);
-            if (ns > 1)
-                for (uint32_t m = 1; m < r; ++m)
-                    w.line(regs[m] + " = cmul(" + regs[m] + ", tw[" + u(st.twiddle_offset + (m - 1) * ns) +
-                           " + " + j + "]);");
-            const auto res = emit_dft(w, regs, k.precision, temps);
-            if (complete) {
-                // ns * r == R: output m of butterfly q lands at q + m * ns (slot(r, g + m * groups)).
-                for (uint32_t m = 0; m < r; ++m) out[g + m * groups] = res[m];
-            } else {
-                const std::string o = "o" + std::to_string(s) + "_" + std::to_string(g);
-                w.line("uint " + o + " = " +
-                       (ns > 1 ? "(" + q + " - " + j + ") * " + u(r) + " + " + j : q + " * " + u(r)) + ";");
-                // The outputs lie in the upper half of the column when q >= R / (2 r): for one
-                // group per invocation when i >= TPC / 2, else for the upper half of the groups.
-                const std::string upper = groups == 1       ? "i >= " + u(TPC / 2)
-                                          : g >= groups / 2 ? "true"
-                                                            : "false";
-                for (uint32_t m = 0; m < r; ++m)
-                    writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper, guard});
+    // v[m * groups + g]; the last stage leaves point i + slot(last_radix, reg).offset in the
+    // registers returned (reg). `tag` keeps the index names of a second run apart.
+    auto run_stages = [&](const std::string& tag) {
+        std::vector<std::string> out = v;
+        for (size_t s = 0; s < k.stages.size(); ++s) {
+            const Stage& st = k.stages[s];
+            const uint32_t r = st.radix, ns = st.span, groups = k.groups(r);
+            const bool last = s + 1 == k.stages.size();
+            // The last step of a 1D transform leaves its outputs where the stores want them; that of
+            // a pass over several dims (Pass::dim_count) moves them there through shared memory.
+            const bool complete = last && ns * r == R;
+            std::vector<SharedExchange::Move> writes;
+            for (uint32_t g = 0; g < groups; ++g) {
+                const std::string q = "(i + " + u(g * TPC) + ")";
+                const std::string guard = slot(r, g).guard;
+                const std::string j = "j" + tag + std::to_string(s) + "_" + std::to_string(g);
+                if (ns > 1)
+                    w.line("uint " + j + " = " + q +
+                           (std::has_single_bit(ns) ? " & " + u(ns - 1) : " % " + u(ns)) + ";");
+                std::vector<std::string> regs;
+                for (uint32_t m = 0; m < r; ++m) regs.push_back(v[m * groups + g]);
+                if (ns > 1)
+                    for (uint32_t m = 1; m < r; ++m)
+                        w.line(regs[m] + " = cmul(" + regs[m] + ", tw[" +
+                               u(st.twiddle_offset + (m - 1) * ns) + " + " + j + "]);");
+                const auto res = emit_dft(w, regs, k.precision, temps);
+                if (complete) {
+                    // ns * r == R: output m of butterfly q lands at q + m * ns (slot(r, g + m * groups)).
+                    for (uint32_t m = 0; m < r; ++m) out[g + m * groups] = res[m];
+                } else {
+                    const std::string o = "o" + tag + std::to_string(s) + "_" + std::to_string(g);
+                    w.line("uint " + o + " = " +
+                           (ns > 1 ? "(" + q + " - " + j + ") * " + u(r) + " + " + j : q + " * " + u(r)) +
+                           ";");
+                    // The outputs lie in the upper half of the column when q >= R / (2 r): for one
+                    // group per invocation when i >= TPC / 2, else for the upper half of the groups.
+                    const std::string upper = groups == 1       ? "i >= " + u(TPC / 2)
+                                              : g >= groups / 2 ? "true"
+                                                                : "false";
+                    for (uint32_t m = 0; m < r; ++m)
+                        writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper, guard});
+                }
+            }
+            if (!complete) {
+                // The next stage's inputs (after the last: the store's, in the last stage's layout).
+                // In halves (uniform kernels only), point i + r2 * TPC lies in the upper half when
+                // r2 >= P / 2.
+                const uint32_t next = last ? r : k.stages[s + 1].radix;
+                std::vector<SharedExchange::Move> reads;
+                for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
+                    const Slot sl = slot(next, r2);
+                    reads.push_back({v[r2], shared_index("i + " + u(sl.offset)),
+                                     r2 >= P / 2 ? "true" : "false", sl.guard});
+                }
+                exchange(stage_scope, writes, reads);
+                if (last) out = v;
             }
         }
-        if (!complete) {
-            // The next stage's inputs (after the last: the store's, in the last stage's layout).
-            // In halves (uniform kernels only), point i + r2 * TPC lies in the upper half when
-            // r2 >= P / 2.
-            const uint32_t next = last ? r : k.stages[s + 1].radix;
-            std::vector<SharedExchange::Move> reads;
-            for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
-                const Slot sl = slot(next, r2);
-                reads.push_back(
-                    {v[r2], shared_index("i + " + u(sl.offset)), r2 >= P / 2 ? "true" : "false", sl.guard});
-            }
+        return out;
+    };
+    std::vector<std::string> out = run_stages("");
+    std::string rader_sum;  // X_0 - x_0, in the invocation with i == 0
+    if (rader_p) {
+        // Between Rader's transforms (PassKernel::rader_prime): output q times the spectrum,
+        // conjugated, becomes input q of the second transform.
+        rader_sum = temps.next();
+        w.line(C + " " + rader_sum + " = " + out[0] + ";");
+        std::vector<Slot> from, to;
+        for (uint32_t r = 0; r < store_count; ++r) from.push_back(slot(last_radix, r));
+        for (uint32_t r = 0; r < load_count; ++r) to.push_back(slot(first_radix, r));
+        for (uint32_t r = 0; r < store_count; ++r) {
+            if (!from[r].guard.empty()) w.line("if (" + from[r].guard + ")");
+            w.line(out[r] + " = " + C + "(1, -1) * cmul(" + out[r] + ", tw[" + u(k.rader_offset) + " + i + " +
+                   u(from[r].offset) + "]);");
+        }
+        const bool same = std::equal(
+            from.begin(), from.end(), to.begin(), to.end(),
+            [](const Slot& a, const Slot& b) { return a.offset == b.offset && a.guard == b.guard; });
+        if (same) {
+            for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + " = " + out[r] + ";");
+        } else {
+            // The last stage's layout differs from the first's: through shared memory.
+            std::vector<SharedExchange::Move> writes, reads;
+            for (uint32_t r = 0; r < store_count; ++r)
+                writes.push_back({out[r], shared_index("i + " + u(from[r].offset)), "false", from[r].guard});
+            for (uint32_t r = 0; r < load_count; ++r)
+                reads.push_back({v[r], shared_index("i + " + u(to[r].offset)), "false", to[r].guard});
             exchange(stage_scope, writes, reads);
-            if (last) out = v;
         }
+        out = run_stages("r");
     }
 
     auto conj = [&](const std::string& x) { return C + "(" + x + ".x, -" + x + ".y)"; };
@@ -583,7 +663,20 @@ std::string generate_pass_kernel(const PassKernel& k) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
-            writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
+            if (rader_p) {
+                // X_{g^-m} = conj(output m) + x_0 (PassKernel::rader_prime).
+                if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
+                w.line(out[r] + " = " + conj(out[r]) + " + vx;");
+                writes.push_back(
+                    {out[r], "lc * " + u(rader_p) + " + " + rader_index("rader_out", rader_g_inv, sl.offset),
+                     "false", sl.guard});
+            } else {
+                writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
+            }
+        }
+        if (rader_p) {
+            w.line(rader_sum + " += vx;  // X_0");
+            writes.push_back({rader_sum, "lc * " + u(rader_p), "false", "i == 0u"});
         }
         for (uint32_t r = 0; r < staged_count; ++r)
             reads.push_back({numbered("g", r), "tid + " + u(r * WG), "false", staged_guard(r)});
@@ -597,6 +690,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
             w.line("if (" + e + " < tile_points) dst[params.dst_offset + tile_base + " + e +
                    "] = " + scaled(value) + ";");
         }
+    } else if (rader_p) {
+        // Strided transforms, point by point: output m of the second transform, conjugated, plus x_0 is
+        // X_{g^-m}; X_0 is x_0 plus output 0 of the first.
+        w.open("if (live)");
+        w.line("if (i == 0u) dst[dst_base] = " + scaled("(vx + " + rader_sum + ")") + ";");
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
+            w.line("dst[dst_base + " +
+                   strided(rader_index("rader_out", rader_g_inv, sl.offset), k.dst_stride) +
+                   "] = " + scaled("(" + conj(out[r]) + " + vx)") + ";");
+        }
+        w.close();
     } else {
         w.open("if (live)");
         for (uint32_t r = 0; r < store_count; ++r) {

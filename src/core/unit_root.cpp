@@ -28,4 +28,11 @@ std::complex<long double> unit_root(uint64_t exponent, uint64_t period) {
     return {cs, -sn};
 }
 
+uint32_t pow_mod(uint64_t base, uint64_t exponent, uint32_t m) {
+    uint64_t r = 1 % m;
+    for (base %= m; exponent > 0; exponent >>= 1, base = base * base % m)
+        if (exponent & 1) r = r * base % m;
+    return static_cast<uint32_t>(r);
+}
+
 }  // namespace twiddle

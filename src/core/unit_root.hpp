@@ -11,4 +11,7 @@ namespace twiddle {
 // relative accuracy of long double.
 std::complex<long double> unit_root(uint64_t exponent, uint64_t period);
 
+// base^exponent mod m (m < 2^32): the index permutations of Rader's algorithm.
+uint32_t pow_mod(uint64_t base, uint64_t exponent, uint32_t m);
+
 }  // namespace twiddle

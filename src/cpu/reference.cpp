@@ -109,12 +109,18 @@ std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries) {
 std::vector<cld> table_values(const LogicalPlan& plan) {
     std::vector<cld> out = twiddle_values(plan.twiddles);
     for (const auto& t : plan.spectra) {
-        // b_j = e^{i pi j^2 / n} = conj(c_j) for j < n, mirrored at m - j; its transform over m.
         std::vector<cld> b(t.m, cld(0));
-        const uint64_t period = 2 * uint64_t(t.n);
-        for (uint64_t j = 0; j < t.n; ++j) {
-            b[j] = std::conj(unit_root(j * j % period, period));
-            if (j > 0) b[t.m - j] = b[j];
+        if (t.generator) {
+            // Rader: b_q = W_n^{g^-q mod n}, q < n - 1.
+            const uint32_t inverse = pow_mod(t.generator, t.n - 2, t.n);
+            for (uint64_t q = 0; q < t.m; ++q) b[q] = unit_root(pow_mod(inverse, q, t.n), t.n);
+        } else {
+            // Bluestein: b_j = e^{i pi j^2 / n} = conj(c_j) for j < n, mirrored at m - j.
+            const uint64_t period = 2 * uint64_t(t.n);
+            for (uint64_t j = 0; j < t.n; ++j) {
+                b[j] = std::conj(unit_root(j * j % period, period));
+                if (j > 0) b[t.m - j] = b[j];
+            }
         }
         fft_any(b);
         for (uint64_t k = 0; k < t.m; ++k) out.at(t.offset + k) = b[k] / static_cast<long double>(t.m);
@@ -188,8 +194,43 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
         } else {
             col.resize(R);
             next.resize(R);
+            // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
+            // x[q + m' R/r] W_{ns r}^{j m'}.
+            auto stages = [&] {
+                for (const Stage& s : k.stages) {
+                    const uint64_t r = s.radix, ns = s.span, stride = R / r;
+                    for (uint64_t q = 0; q < stride; ++q) {
+                        const uint64_t j = q % ns;
+                        for (uint64_t m = 0; m < r; ++m) {
+                            cld acc = 0;
+                            for (uint64_t mp = 0; mp < r; ++mp) {
+                                cld x = col[q + mp * stride];
+                                if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + (mp - 1) * ns + j];
+                                acc += x * unit_root(mp * m, r);
+                            }
+                            next[(q - j) * r + j + m * ns] = acc;
+                        }
+                    }
+                    col.swap(next);
+                }
+            };
             for (uint64_t c = 0; c < pass.columns; ++c) {
                 const auto at = k.place(c);
+                if (k.rader_prime) {
+                    // PassKernel::rader_prime: two transforms of p - 1 points between permutations.
+                    const uint32_t p = k.rader_prime, g = k.rader_generator, g_inv = pow_mod(g, p - 2, p);
+                    const cld x0 = load(at.src);
+                    for (uint64_t q = 0; q < R; ++q) col[q] = load(at.src + pow_mod(g, q, p) * k.src_stride);
+                    stages();
+                    const cld sum = col[0];
+                    for (uint64_t q = 0; q < R; ++q) col[q] = std::conj(col[q] * tw[k.rader_offset + q]);
+                    stages();
+                    writes.push_back({dst_at + at.dst, x0 + sum});
+                    for (uint64_t m = 0; m < R; ++m)
+                        writes.push_back(
+                            {dst_at + at.dst + pow_mod(g_inv, m, p) * k.dst_stride, std::conj(col[m]) + x0});
+                    continue;
+                }
                 const uint64_t t = at.t, jj = t % span;
                 for (uint64_t r = 0; r < R; ++r) {
                     // Bluestein's chirped input, zero-padded (PassKernel::chirp_load).
@@ -215,24 +256,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                         }
                     }
                 }
-                // Stockham stages within the column: y[(q - j) r + j + m ns] = DFT_r over m' of
-                // x[q + m' R/r] W_{ns r}^{j m'}.
-                for (const Stage& s : k.stages) {
-                    const uint64_t r = s.radix, ns = s.span, stride = R / r;
-                    for (uint64_t q = 0; q < stride; ++q) {
-                        const uint64_t j = q % ns;
-                        for (uint64_t m = 0; m < r; ++m) {
-                            cld acc = 0;
-                            for (uint64_t mp = 0; mp < r; ++mp) {
-                                cld x = col[q + mp * stride];
-                                if (ns > 1 && mp > 0) x *= tw[s.twiddle_offset + (mp - 1) * ns + j];
-                                acc += x * unit_root(mp * m, r);
-                            }
-                            next[(q - j) * r + j + m * ns] = acc;
-                        }
-                    }
-                    col.swap(next);
-                }
+                stages();
                 for (uint64_t r = 0; r < R; ++r) {
                     const uint64_t x = (t - jj) * R + jj + r * span;
                     cld v = col[r];

@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/unit_root.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/logical_plan.hpp"
 
@@ -229,9 +230,11 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     for (uint32_t block : blocks) {
         const uint64_t threads = uint64_t(block) * threads_per_column;
         if (threads > max_threads) continue;
-        // Bluestein's chirp reads and writes the transforms of N points point by point.
-        const bool staged_load = short_columns && !k.chirp_load && run(k.packed_src(), k.src_stride, block);
-        const bool staged_store = (short_columns || (!k.points_contiguous && k.span == 1)) &&
+        // Bluestein's chirp reads and writes the transforms point by point.
+        // Rader's permutations gather and scatter through shared memory where a tile is one run.
+        const bool staged_load =
+            (short_columns || k.rader_prime) && !k.chirp_load && run(k.packed_src(), k.src_stride, block);
+        const bool staged_store = (short_columns || k.rader_prime || (!k.points_contiguous && k.span == 1)) &&
                                   !k.chirp_store && run(k.packed_dst(), k.dst_stride, block);
         const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         // Both components in one round if they fit, else one component at a time, else one
@@ -242,7 +245,11 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         uint64_t shared = 0;
         for (uint32_t r : {1u, 2u, 4u}) {
             if (r == 4 && !halves) break;
-            const uint64_t words = exchanges ? exchange_array_words(uint64_t(block) * k.radix, r) : 0;
+            // Rader's staged tiles hold p points per column (PassKernel::row_points).
+            const uint64_t words =
+                exchanges
+                    ? exchange_array_words(uint64_t(block) * (k.rader_prime ? k.row_points() : k.radix), r)
+                    : 0;
             shared = (r == 1 ? 2 : 1) * words * word + flag_bytes;
             rounds = r;
             if (shared <= shared_limit) break;
@@ -354,14 +361,15 @@ public:
         return offset;
     }
 
-    // Room for the chirp spectrum of Bluestein's transform of n points through m (its values are
-    // not roots of unity: LogicalPlan::SpectrumTable).
-    uint32_t spectrum_table(uint32_t n, uint32_t m) {
+    // Room for a spectrum (its values are not roots of unity: LogicalPlan::SpectrumTable): the
+    // chirp's of Bluestein's transform of n points through m (generator 0), or the one of
+    // Rader's transform of the prime n (m = n - 1) with primitive root `generator`.
+    uint32_t spectrum_table(uint32_t n, uint32_t m, uint32_t generator = 0) {
         for (const auto& t : spectra_)
-            if (t.n == n && t.m == m) return t.offset;
+            if (t.n == n && t.m == m && t.generator == generator) return t.offset;
         const uint32_t offset = static_cast<uint32_t>(entries_.size());
         entries_.resize(entries_.size() + m, TwiddleEntry{0, 1});
-        spectra_.push_back({n, m, offset});
+        spectra_.push_back({n, m, offset, generator});
         return offset;
     }
 
@@ -811,6 +819,79 @@ std::optional<Pass> combined_pass(const std::vector<PlanDim>& all, const std::ve
     return p;
 }
 
+// Rader's algorithm takes primes up to this (its kernels multiply residues mod p in 32 bits).
+constexpr uint64_t kMaxRaderPrime = 65535;
+// Rader's kernels hold both transforms of p - 1 points; where p - 1 takes a non-uniform layout
+// they need many registers. H200, f32, 2^26 points, Rader against Bluestein (GB/s): uniform
+// 37 2092/905, 97 2203/1006, 151 1466/992, 577 1344/439, 4001 906/735; non-uniform 43 1309/884,
+// 211 1457/1039, 641 914/861, but 1009 814/938, 1021 656/946, 2017 676/900, 7681 527/702. So
+// non-uniform layouts take Rader's algorithm below this prime only.
+constexpr uint64_t kMaxNonUniformRaderPrime = 1000;
+// Rader's workgroups transform one tile each: in the same run, looping over 4 tiles with the
+// next one's loads in flight ran 37 2000 GB/s against 2092, 97 1921/2203, 211 998/1457 and
+// 7681 304/527 (but 41 1703/1572, 101 1723/1441).
+constexpr uint32_t kTilesPerWorkgroupRader = 1;
+
+// The smallest primitive root mod the prime p: g whose powers g^((p-1)/q) differ from 1 for
+// every prime q dividing p - 1.
+uint32_t primitive_root(uint32_t p) {
+    std::vector<uint32_t> qs;
+    for (uint32_t left = p - 1, q = 2; left > 1; ++q)
+        if (left % q == 0) {
+            qs.push_back(q);
+            while (left % q == 0) left /= q;
+        }
+    for (uint32_t g = 2;; ++g)
+        if (std::all_of(qs.begin(), qs.end(), [&](uint32_t q) { return pow_mod(g, (p - 1) / q, p) != 1; }))
+            return g;
+}
+
+bool is_prime(uint64_t n) {
+    if (n < 2) return false;
+    for (uint64_t d = 2; d * d <= n; ++d)
+        if (n % d == 0) return false;
+    return true;
+}
+
+// Rader's algorithm for a prime above 31 (PassKernel::rader_prime): one pass whose kernel does
+// both transforms of the p - 1 points of the cyclic convolution in registers and shared
+// memory, if p - 1 has no prime factor above 31 and such a kernel fits (uniform, or below
+// kMaxNonUniformRaderPrime); else nothing, and Bluestein's algorithm takes the length.
+std::optional<Pass> rader_pass(const DimLayout& layout, int dim, Precision precision, const DeviceCaps& caps,
+                               const Options& options, TwiddleTableBuilder& table) {
+    const uint64_t p = layout.length;
+    if (p <= kPrimes[std::size(kPrimes) - 1] || p > kMaxRaderPrime || !is_prime(p) ||
+        smooth_factors(p - 1).empty() || (options.max_pass_length && p - 1 > options.max_pass_length))
+        return std::nullopt;
+    const uint32_t r = static_cast<uint32_t>(p - 1);
+    // One pass as mixed_passes fits it: within the default shared memory, else all of it.
+    std::optional<PassChoice> choice;
+    if (layout.vectorized)
+        choice = wide_strided_pass(r, caps, options, precision);
+    else if (fits(r, true, caps, options, precision))
+        choice = PassChoice{{r}, options, {}, false};
+    else if (options.max_shared_memory == 0) {
+        Options full = options;
+        full.max_shared_memory = caps.max_shared_memory_bytes;
+        if (fits(r, true, caps, full, precision)) choice = PassChoice{{r}, full, {}, true};
+    }
+    if (!choice) return std::nullopt;
+    PassKernel k;
+    k.precision = precision;
+    k.length = k.radix = r;
+    k.points_contiguous = !layout.vectorized;
+    apply_layout(k, layout);
+    k.rader_prime = static_cast<uint32_t>(p);
+    k.rader_generator = primitive_root(k.rader_prime);
+    if (!fit_kernel(k, caps, choice->kernel_options, choice->allow) ||
+        (!k.uniform() && p > kMaxNonUniformRaderPrime))
+        return std::nullopt;
+    for (Stage& s : k.stages)
+        if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
+    k.rader_offset = table.spectrum_table(k.rader_prime, r, k.rader_generator);
+    return make_pass(k, layout.batch, dim, kTilesPerWorkgroupRader, options);
+}
+
 // Bluestein's algorithm for a length with a prime factor above 31: transforms of m >= 2n - 1
 // points, m the smallest power of two times one of kBluesteinOdd.
 constexpr uint64_t kBluesteinOdd[] = {1, 3, 5};
@@ -909,7 +990,7 @@ RoutedPasses bluestein_passes(const std::vector<PlanDim>& all, size_t axis, bool
 
 PassKernel::ColumnPlace PassKernel::place(uint64_t column) const {
     const uint64_t T = columns_per_transform();
-    if (batch_dims.empty()) return {column % T, column / T * length, column / T * length};
+    if (batch_dims.empty()) return {column % T, column / T * row_points(), column / T * row_points()};
     ColumnPlace out{0, 0, 0};
     uint64_t rest = column;
     size_t first = 0;
@@ -937,7 +1018,7 @@ bool packed(const PassKernel& k, uint32_t stride, Stride batch_stride) {
     // With no batch dims there is one transform, or transforms b * length apart with unit stride.
     if (k.batch_dims.empty()) return stride == 1;
     return stride == 1 && !k.vectorized && k.batch_dims.size() == 1 &&
-           batch_stride(k.batch_dims[0]) == k.length;
+           batch_stride(k.batch_dims[0]) == k.row_points();
 }
 }  // namespace
 
@@ -975,9 +1056,10 @@ std::string LogicalPlan::summary() const {
         if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
             s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
         } else {
-            // Bluestein's two transforms through M: the first of them.
+            // Bluestein's two transforms through M: the first of them. (Rader's two share a pass.)
             const size_t shown_end = k0.chirp_length ? i + (end - i) / 2 : end;
             if (k0.chirp_length) s << "Bluestein, twice " << k0.length << " = ";
+            if (k0.rader_prime) s << "Rader, twice " << k0.length << " = ";
             for (size_t j = i; j < shown_end; ++j) {
                 const auto& k = passes[j].kernel;
                 s << (j > i ? " x " : "") << (shown_end - i > 1 ? "(" : "");
@@ -1101,7 +1183,10 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
         if (options.strategy == Strategy::dft) {
             add(direct_passes(layout, all[i].dim, all, desc.precision(), caps, table));
         } else if (!smooth) {
-            add_routed(bluestein_passes(all, i, reads_input, desc.precision(), caps, options, table));
+            if (auto rader = rader_pass(layout, all[i].dim, desc.precision(), caps, options, table))
+                add({*rader});
+            else
+                add_routed(bluestein_passes(all, i, reads_input, desc.precision(), caps, options, table));
         } else {
             const DimLayout rest = dim_layout(all, i, false);
             add(fast_passes(

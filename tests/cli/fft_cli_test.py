@@ -108,10 +108,11 @@ class Transforms(CliTest):
                 self.check_transform(random_complex64(shape, seed=200 + i), inverse, norm)
 
     def test_other_lengths(self):
-        # Mixed radices (one pass, non-uniform stages, two passes) and lengths with a prime factor
-        # above 13 (Bluestein, up to a prime above 2^16), in f32 and f64.
+        # Mixed radices (one pass, non-uniform stages, two passes), a prime butterfly (17), and
+        # lengths with a prime factor above 31 (Rader: 97, 401; Bluestein: 1009 to a prime above
+        # 2^16), in f32 and f64.
         shapes = [(3,), (4, 6), (2, 100), (3, 1000), (1, 4095), (2, 10000), (1, 2 * 3 * 5 * 7 * 11 * 13),
-                  (5, 17), (2, 97), (1, 1009), (2, 2 * 1031), (1, 65537)]
+                  (5, 17), (2, 97), (3, 401), (1, 1009), (2, 2 * 1031), (1, 65537)]
         combinations = [(inverse, norm) for inverse in DIRECTIONS for norm in NORMS]
         for i, shape in enumerate(shapes):
             inverse, norm = combinations[i % len(combinations)]
@@ -193,7 +194,8 @@ class Transforms(CliTest):
 
     def test_axes(self):
         # numpy.fft.fftn / ifftn over --axes: 2D and 3D, odd and length-1 extents, negative axes,
-        # subsets of the axes in any order, and prime extents (17, 97: the direct sum).
+        # subsets of the axes in any order, and prime extents (17: a butterfly; 97: Rader's
+        # algorithm along a strided axis).
         cases = [
             ((8, 16), "0,1", np.complex64, False, "backward"),
             ((6, 10, 12), "0,2", np.complex128, True, "ortho"),
@@ -281,6 +283,16 @@ class Info(CliTest):
         plan = self.info("--n", "1024", "--batch", "3")
         self.assertEqual((plan["length"], plan["batch"]), (1024, 3))
         self.assertEqual({p["dim"] for p in plan["passes"]}, {0})
+        self.assertEqual({p["algorithm"] for p in plan["passes"]}, {"fft"})
+
+    def test_algorithm(self):
+        # 37 - 1 = 36 takes Rader's algorithm; 83 - 1 = 2 x 41 leaves 83 to Bluestein's.
+        rader = self.info("--n", "37")
+        self.assertEqual([p["algorithm"] for p in rader["passes"]], ["rader"])
+        self.assertIn("Rader", rader["summary"])
+        bluestein = self.info("--n", "83")
+        self.assertEqual({p["algorithm"] for p in bluestein["passes"]}, {"bluestein"})
+        self.assertIn("Bluestein", bluestein["summary"])
 
 
 class Refusals(CliTest):
