@@ -558,6 +558,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
         }
     }
 
+    auto conj = [&](const std::string& x) { return C + "(" + x + ".x, -" + x + ".y)"; };
+
     // Stockham stages. Invocation i does butterflies q = i + g * TPC (g < groups) on registers
     // v[m * groups + g]; the last stage leaves point i + slot(last_radix, reg).offset in the
     // registers returned (reg). `tag` keeps the index names of a second run apart.
@@ -631,8 +633,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
         for (uint32_t r = 0; r < load_count; ++r) to.push_back(slot(first_radix, r));
         for (uint32_t r = 0; r < store_count; ++r) {
             if (!from[r].guard.empty()) w.line("if (" + from[r].guard + ")");
-            w.line(out[r] + " = " + C + "(1, -1) * cmul(" + out[r] + ", tw[" + u(k.rader_offset) + " + i + " +
-                   u(from[r].offset) + "]);");
+            w.line(
+                out[r] + " = " +
+                conj("cmul(" + out[r] + ", tw[" + u(k.rader_offset) + " + i + " + u(from[r].offset) + "])") +
+                ";");
         }
         const bool same = std::equal(
             from.begin(), from.end(), to.begin(), to.end(),
@@ -651,7 +655,6 @@ std::string generate_pass_kernel(const PassKernel& k) {
         out = run_stages("r");
     }
 
-    auto conj = [&](const std::string& x) { return C + "(" + x + ".x, -" + x + ".y)"; };
     // conj(x * spectrum[at]) (PassKernel::spectrum_store).
     auto spectrum = [&](const std::string& at, const std::string& x) {
         return conj("cmul(" + x + ", tw[" + u(k.spectrum_offset) + " + " + at + "])");

@@ -23,6 +23,14 @@ constexpr uint32_t kMaxRadix = 32;      // largest butterfly the code generator 
 // Invocations a one-pass workgroup aims for when its columns are short. H200: 512 ran N = 8 at
 // 95% of copy against 86% with 256, and matched 256 within noise elsewhere.
 constexpr uint32_t kTargetWorkgroup = 512;
+// One-pass workgroups of lengths other than powers of two that would take at least
+// kLargeMixedWorkgroup invocations aim for kMixedWorkgroup instead. H200, 2^26 points, % of copy
+// with the first fit against about 64: 36 68/79, 100 82/92, 144 94/96, 160 68/80, 200 85/87,
+// 500 67/75, 1000 69/71; 12, 48 and 80 within 1. Where the first fit is smaller (at most 240
+// invocations), 64 lost or tied: 24 91/73, 60 70/60, 120 84/77, 400 90/84, 1200 57/49 (but 720
+// 55/71). Rader's kernels keep the first fit (measured with it).
+constexpr uint32_t kLargeMixedWorkgroup = 250;
+constexpr uint32_t kMixedWorkgroup = 64;
 // Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
 // neighbouring columns, so this many points are contiguous in memory per load and store.
 constexpr uint32_t kColumnBlocks[] = {16, 8};
@@ -271,6 +279,13 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
             k.stages.push_back(Stage{r, span, 0});
             span *= r;
         }
+        if (!pow2 && k.points_contiguous && !k.rader_prime && !options.workgroup_size &&
+            threads >= kLargeMixedWorkgroup) {
+            Options smaller = options;
+            smaller.workgroup_size = kMixedWorkgroup;
+            PassKernel small = k;
+            if (fit_kernel(small, caps, smaller, allow)) k = small;
+        }
         return true;
     }
     return false;
@@ -508,6 +523,20 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
     return PassChoice{radices, kernel_options, allow, all_shared};
 }
 
+// One pass of r points (not a power of two), if it fits: strided transforms side by side, or
+// contiguous ones within the default shared memory, else with all of it.
+std::optional<PassChoice> mixed_one_pass(uint32_t r, const DeviceCaps& caps, const Options& options,
+                                         Precision precision, bool vectorized) {
+    if (vectorized) return wide_strided_pass(r, caps, options, precision);
+    if (fits(r, true, caps, options, precision)) return PassChoice{{r}, options, {}, false};
+    if (options.max_shared_memory == 0) {
+        Options full = options;
+        full.max_shared_memory = caps.max_shared_memory_bytes;
+        if (fits(r, true, caps, full, precision)) return PassChoice{{r}, full, {}, true};
+    }
+    return std::nullopt;
+}
+
 // Lengths that are not powers of two: one pass if it fits (with all of the shared memory if
 // need be), else the fewest passes whose radices divide n and fit, the most even first.
 PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision,
@@ -517,19 +546,9 @@ PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& optio
     const uint64_t max_pass = options.max_pass_length
                                   ? std::max<uint64_t>(options.max_pass_length, smooth_factors(n).back())
                                   : UINT32_MAX;
-    if (n <= max_pass) {
-        const uint32_t r = static_cast<uint32_t>(n);
-        if (vectorized) {
-            if (auto wide = wide_strided_pass(r, caps, options, precision)) return *wide;
-        } else if (fits(r, true, caps, options, precision)) {
-            return PassChoice{{r}, options, {}, false};
-        }
-        if (options.max_shared_memory == 0 && !vectorized) {
-            Options full = options;
-            full.max_shared_memory = caps.max_shared_memory_bytes;
-            if (fits(r, true, caps, full, precision)) return PassChoice{{r}, full, {}, true};
-        }
-    }
+    if (n <= max_pass)
+        if (auto one = mixed_one_pass(static_cast<uint32_t>(n), caps, options, precision, vectorized))
+            return *one;
     // Divisors of n that fit a multi-pass kernel, any tile width.
     c.allow.narrow_tiles = options.columns_per_workgroup == 0;
     std::vector<uint32_t> divisors;
@@ -864,17 +883,7 @@ std::optional<Pass> rader_pass(const DimLayout& layout, int dim, Precision preci
         smooth_factors(p - 1).empty() || (options.max_pass_length && p - 1 > options.max_pass_length))
         return std::nullopt;
     const uint32_t r = static_cast<uint32_t>(p - 1);
-    // One pass as mixed_passes fits it: within the default shared memory, else all of it.
-    std::optional<PassChoice> choice;
-    if (layout.vectorized)
-        choice = wide_strided_pass(r, caps, options, precision);
-    else if (fits(r, true, caps, options, precision))
-        choice = PassChoice{{r}, options, {}, false};
-    else if (options.max_shared_memory == 0) {
-        Options full = options;
-        full.max_shared_memory = caps.max_shared_memory_bytes;
-        if (fits(r, true, caps, full, precision)) choice = PassChoice{{r}, full, {}, true};
-    }
+    const auto choice = mixed_one_pass(r, caps, options, precision, layout.vectorized);
     if (!choice) return std::nullopt;
     PassKernel k;
     k.precision = precision;
