@@ -30,11 +30,14 @@ uint32_t declared_shared_bytes(const std::string& glsl) {
 }
 
 // Powers of two up to 2^16, and other lengths: mixed radices in one pass (uniform and not) and
-// several, and the direct sum with and without its copy pass.
+// several, a prime butterfly, Rader's primes (uniform: 37, 97, 401, 4001; not: 43, 211),
+// Bluestein's (10007), and the direct sum with and without its copy pass.
 std::vector<uint64_t> lengths() {
     std::vector<uint64_t> out;
     for (uint32_t bits = 0; bits <= 16; ++bits) out.push_back(uint64_t(1) << bits);
-    for (uint64_t n : {6, 12, 100, 1000, 1001, 4095, 10000, 30030, 65520, 17, 10007}) out.push_back(n);
+    for (uint64_t n :
+         {6, 12, 100, 1000, 1001, 4095, 10000, 30030, 65520, 17, 37, 43, 97, 211, 401, 4001, 10007})
+        out.push_back(n);
     return out;
 }
 
@@ -125,6 +128,8 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
     for (const auto& shape :
          {std::vector<uint64_t>{4096, 8, 8, 8}, {3, 32, 64}, {64, 4, 16, 32}, {4096, 2, 4}})
         descs.push_back(FftDesc::nd(shape, {-3, -2, -1}));
+    // Rader's along a strided dim: gathers and scatters in memory.
+    descs.push_back(FftDesc::nd({41, 64}, {0}));
     int checked = 0;
     for (const DeviceCaps& caps : {testing::lavapipe_caps(), testing::h200_caps()})
         for (uint32_t forced : {0u, 4u, 64u})
