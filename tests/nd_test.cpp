@@ -208,6 +208,17 @@ TEST_F(Layouts, BluesteinInWorkgroupsThatLoop) {
     check_transform<float>(FftDesc::nd({1031, 6}, {0}), Placement::in_place, looping);
 }
 
+TEST_F(Layouts, RaderInWorkgroupsThatLoop) {
+    // Rader's kernels looping over tiles: staged tiles (packed rows), and gathers with x_0 loaded
+    // apart (a strided dim, a padded guru layout), f32 and f64.
+    Options looping;
+    looping.tiles_per_workgroup = 3;
+    check_transform<float>(FftDesc(97, 70), Placement::out_of_place, looping);
+    check_transform<float>(FftDesc::nd({41, 24}, {0}), Placement::in_place, looping);
+    check_transform<double>(FftDesc(37, 400).with_precision(Precision::f64), Placement::in_place, looping);
+    check_transform<float>(FftDesc::guru({{43, 1, 2}}, {{300, 50, 90}}), Placement::out_of_place, looping);
+}
+
 TEST_F(Layouts, InPlaceNeedsTheSameStrides) {
     Context& ctx = testing::device();
     const Plan plan(ctx, FftDesc::guru({{16, 1, 2}}));
