@@ -297,7 +297,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     const uint32_t chirp_n = k.chirp_length;
     // Rader's prime (PassKernel::rader_prime), its primitive root and that root's inverse mod p.
     const uint32_t rader_p = k.rader_prime, rader_g = k.rader_generator;
-    const uint32_t rader_g_inv = rader_p ? pow_mod(rader_g, rader_p - 2, rader_p) : 0;
+    const uint32_t rader_g_inv = rader_p ? inverse_mod_prime(rader_g, rader_p) : 0;
     if (rader_p && (S > 1 || T > 1 || k.chirp_length))
         throw std::logic_error("pass kernel: Rader's transforms take whole columns of span 1");
     // Points per column of a staged tile (Rader's transforms are p points in memory), and the

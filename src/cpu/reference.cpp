@@ -112,7 +112,7 @@ std::vector<cld> table_values(const LogicalPlan& plan) {
         std::vector<cld> b(t.m, cld(0));
         if (t.generator) {
             // Rader: b_q = W_n^{g^-q mod n}, q < n - 1.
-            const uint32_t inverse = pow_mod(t.generator, t.n - 2, t.n);
+            const uint32_t inverse = inverse_mod_prime(t.generator, t.n);
             for (uint64_t q = 0; q < t.m; ++q) b[q] = unit_root(pow_mod(inverse, q, t.n), t.n);
         } else {
             // Bluestein: b_j = e^{i pi j^2 / n} = conj(c_j) for j < n, mirrored at m - j.
@@ -218,17 +218,18 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                 const auto at = k.place(c);
                 if (k.rader_prime) {
                     // PassKernel::rader_prime: two transforms of p - 1 points between permutations.
-                    const uint32_t p = k.rader_prime, g = k.rader_generator, g_inv = pow_mod(g, p - 2, p);
+                    const uint64_t p = k.rader_prime, g = k.rader_generator;
+                    const uint64_t g_inv = inverse_mod_prime(k.rader_generator, k.rader_prime);
                     const cld x0 = load(at.src);
-                    for (uint64_t q = 0; q < R; ++q) col[q] = load(at.src + pow_mod(g, q, p) * k.src_stride);
+                    for (uint64_t q = 0, x = 1; q < R; ++q, x = x * g % p)
+                        col[q] = load(at.src + x * k.src_stride);
                     stages();
                     const cld sum = col[0];
                     for (uint64_t q = 0; q < R; ++q) col[q] = std::conj(col[q] * tw[k.rader_offset + q]);
                     stages();
                     writes.push_back({dst_at + at.dst, x0 + sum});
-                    for (uint64_t m = 0; m < R; ++m)
-                        writes.push_back(
-                            {dst_at + at.dst + pow_mod(g_inv, m, p) * k.dst_stride, std::conj(col[m]) + x0});
+                    for (uint64_t m = 0, x = 1; m < R; ++m, x = x * g_inv % p)
+                        writes.push_back({dst_at + at.dst + x * k.dst_stride, std::conj(col[m]) + x0});
                     continue;
                 }
                 const uint64_t t = at.t, jj = t % span;
