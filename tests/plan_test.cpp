@@ -506,6 +506,121 @@ TEST(PlanExecutor, LayoutsAndDims) {
         }
 }
 
+TEST(Planner, RealDescs) {
+    // numpy's rfftn: the last of the axes halved (moved last among the dims), n / 2 + 1 points
+    // on the complex side; strides in each side's own elements.
+    const FftDesc r = FftDesc::r2c_nd({3, 6, 10}, {2, 0});  // axis 0 halved: 2 points
+    EXPECT_EQ(r.transform(), Transform::r2c);
+    EXPECT_EQ(r.dims(), (std::vector<Dim>{{10, 1, 1}, {3, 60, 60}}));
+    EXPECT_EQ(r.batch_dims(), (std::vector<Dim>{{6, 10, 10}}));
+    EXPECT_EQ(r.input_elements(), 180u);
+    EXPECT_EQ(r.output_elements(), 120u);
+    EXPECT_EQ(r.input_bytes(), 180u * 4);
+    EXPECT_EQ(r.output_bytes(), 120u * 8);
+    EXPECT_EQ(r.length(), 30u);
+    EXPECT_FALSE(r.same_layouts());
+    EXPECT_EQ(FftDesc::r2c_nd({3, 6, 10}).dims(), (std::vector<Dim>{{3, 60, 36}, {6, 10, 6}, {10, 1, 1}}));
+    const FftDesc c = FftDesc::c2r(9, 4);
+    EXPECT_EQ(c.dims(), (std::vector<Dim>{{9, 1, 1}}));
+    EXPECT_EQ(c.batch_dims(), (std::vector<Dim>{{4, 5, 9}}));
+    EXPECT_EQ(c.input_bytes(), 4u * 5 * 8);
+    EXPECT_EQ(c.output_bytes(), 4u * 9 * 4);
+    // The padded layout shares one buffer: rows of 2 (n / 2 + 1) reals.
+    const FftDesc padded = FftDesc::r2c(9, 4, RealLayout::padded);
+    EXPECT_EQ(padded.batch_dims(), (std::vector<Dim>{{4, 10, 5}}));
+    EXPECT_TRUE(padded.same_layouts());
+    EXPECT_TRUE(FftDesc::c2r_nd({4, 6, 8}, {}, RealLayout::padded).same_layouts());
+    EXPECT_EQ(FftDesc::r2c(9, 4).with_batch(2).batch_dims(), (std::vector<Dim>{{2, 9, 5}}));
+    EXPECT_THROW(FftDesc::r2c_nd({4, 6}, {0}, RealLayout::padded), Error);
+    EXPECT_THROW(FftDesc::r2c(0), Error);
+    EXPECT_THROW(FftDesc::c2r(8, 0), Error);
+    EXPECT_THROW(FftDesc::guru({{4, 1, 1}}, {}, static_cast<Transform>(5)), Error);
+    // Output overlap is checked with the output's extents: 5 complex points per row of 8 reals.
+    EXPECT_THROW(FftDesc::guru({{8, 1, 1}}, {{2, 8, 4}}, Transform::r2c), Error);
+    EXPECT_NO_THROW(FftDesc::guru({{8, 1, 1}}, {{2, 8, 5}}, Transform::r2c));
+}
+
+// Real plans: even lengths with unit real stride take the half-length transform and split or
+// join; the others go through n complex points in scratch.
+TEST(Planner, RealPlans) {
+    // One pass where the half-length transform fits one, split or join fused into it.
+    EXPECT_EQ(plan(FftDesc::r2c(4096, 8), h200_caps()).summary(),
+              "r2c 4096 = half 2048 = 8 x 16 x 16 with split in 1 pass");
+    EXPECT_EQ(plan(FftDesc::c2r(4096, 8), h200_caps()).summary(),
+              "c2r 4096 = half 2048 = 8 x 16 x 16 with join in 1 pass");
+    EXPECT_TRUE(plan(FftDesc::r2c(4096, 8), h200_caps()).passes[0].kernel.split_store);
+    // Else a pass of its own.
+    EXPECT_EQ(plan(FftDesc::r2c(1 << 20, 8), h200_caps()).summary(),
+              "r2c 1048576 = half 524288 = (32 x 32) x (16 x 32), split in 3 passes");
+    EXPECT_EQ(plan(FftDesc::c2r(1 << 20, 8), h200_caps()).summary(),
+              "c2r 1048576 = join, half 524288 = (32 x 32) x (16 x 32) in 3 passes");
+    EXPECT_EQ(plan(FftDesc::r2c(7, 8), h200_caps()).summary(), "r2c 7 = widen, 7, crop in 3 passes");
+    EXPECT_EQ(plan(FftDesc::c2r(7, 8), h200_caps()).summary(), "c2r 7 = mirror, 7, narrow in 3 passes");
+    EXPECT_EQ(plan(FftDesc::r2c(4096, 8), h200_caps()).scratch_bytes(Placement::out_of_place), 0u);
+    // A strided halved dim cannot read its reals as pairs.
+    EXPECT_EQ(plan(FftDesc::guru({{8, 2, 1}}, {{3, 1, 5}}, Transform::r2c), h200_caps()).summary(),
+              "r2c 8 = widen, 8, crop in 3 passes");
+    // c2r of several dims: the other dims first, into scratch, then the halved one with join.
+    const LogicalPlan c = plan(FftDesc::c2r_nd({6, 8}), h200_caps());
+    EXPECT_EQ(c.summary(), "c2r 6 x 8: dim 0 = 6, dim 1 = half 4 = 4 with join in 2 passes");
+    EXPECT_EQ(c.out_of_place.front().src, BufferRole::input);
+    EXPECT_EQ(c.out_of_place.front().dst, BufferRole::scratch);
+    EXPECT_EQ(c.out_of_place.back().dst, BufferRole::output);
+    for (const LogicalPlan& p : {c, plan(FftDesc::r2c(4096, 8), h200_caps())})
+        for (const Pass& pass : p.passes) EXPECT_GE(pass.workgroups, 1u);
+}
+
+// Real plans executed in long double against numpy's rfftn and irfftn, both placements where
+// the layout allows, with passes forced short.
+TEST(PlanExecutor, RealTransforms) {
+    const std::vector<FftDesc> descs = {
+        FftDesc::r2c(1, 2),
+        FftDesc::c2r(1, 2),
+        FftDesc::r2c(2, 3),
+        FftDesc::c2r(2, 3),
+        FftDesc::r2c(12, 3),
+        FftDesc::c2r(12, 3),
+        FftDesc::r2c(15, 2),
+        FftDesc::c2r(15, 2),
+        FftDesc::r2c(256, 2),
+        FftDesc::c2r(256, 2),
+        FftDesc::r2c(74, 2),
+        FftDesc::c2r(194, 2),
+        FftDesc::r2c(10, 3, RealLayout::padded),
+        FftDesc::c2r(11, 3, RealLayout::padded),
+        FftDesc::r2c_nd({3, 6, 10}),
+        FftDesc::c2r_nd({3, 6, 10}),
+        FftDesc::r2c_nd({5, 7, 9}, {0, 1}),
+        FftDesc::c2r_nd({5, 7, 9}, {2, 0}),
+        FftDesc::r2c_nd({4, 6}, {}, RealLayout::padded),
+        FftDesc::c2r_nd({4, 7}, {}, RealLayout::padded),
+        FftDesc::guru({{12, 1, 1}}, {{4, 15, 9}}, Transform::r2c),
+        FftDesc::guru({{12, 1, 1}}, {{4, 9, 15}}, Transform::c2r),
+    };
+    for (uint32_t forced : {0u, 4u})
+        for (const FftDesc& desc : descs) {
+            const LogicalPlan p = plan(desc, lavapipe_caps(), Options{.max_pass_length = forced});
+            SCOPED_TRACE(p.summary() + " forced " + std::to_string(forced));
+            const Direction d = desc.transform() == Transform::r2c ? Direction::forward : Direction::inverse;
+            const auto in =
+                random_row(cpu::buffer_slots(desc, true), uint32_t(desc.input_elements()) + forced);
+            std::vector<std::complex<double>> in64(in.begin(), in.end()),
+                want(cpu::buffer_slots(desc, false));
+            cpu::reference_nd(in64, want, desc, d);
+            const long double scale = scale_factor(desc.normalization(), d, desc.length());
+            for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+                if (placement == Placement::in_place && !desc.same_layouts()) continue;
+                const auto got = cpu::execute(p, in, d, placement);
+                std::vector<cpu::cld> a, b;
+                for (size_t e = 0; e < want.size(); ++e) {
+                    a.push_back(got[e]);
+                    b.push_back(cpu::cld(want[e]) * scale);
+                }
+                EXPECT_LT(rel_error(a, b), 1e-15) << to_string(placement);
+            }
+        }
+}
+
 // The decomposition, executed in long double with the plan's own index arithmetic and twiddle
 // tables, matches the reference DFT to long-double rounding, both directions.
 void check_executor(const LogicalPlan& p, const std::vector<cpu::cld>& in, double bound = 1e-16) {

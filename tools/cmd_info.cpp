@@ -62,6 +62,11 @@ nlohmann::json dims_json(const std::vector<Dim>& dims) {
     return out;
 }
 
+const char* real_step_name(RealStep step) {
+    static const char* names[] = {"split", "join", "widen", "crop", "mirror", "narrow"};
+    return names[static_cast<int>(step)];
+}
+
 nlohmann::json plan_json(const LogicalPlan& p) {
     nlohmann::json passes = nlohmann::json::array();
     for (const Pass& pass : p.passes) {
@@ -70,8 +75,11 @@ nlohmann::json plan_json(const LogicalPlan& p) {
         for (const Stage& s : k.stages) radices.push_back(s.radix);
         passes.push_back({{"dim", pass.dim},
                           {"dim_count", pass.dim_count},
-                          {"kernel", k.kind == KernelKind::direct ? "direct sum" : "stockham"},
+                          {"kernel", k.kind == KernelKind::direct ? "direct sum"
+                                     : k.kind == KernelKind::real ? "real step"
+                                                                  : "stockham"},
                           {"algorithm", k.kind == KernelKind::direct ? "direct sum"
+                                        : k.kind == KernelKind::real ? real_step_name(k.real_step)
                                         : k.rader_prime              ? "rader"
                                         : k.chirp_length             ? "bluestein"
                                                                      : "fft"},
@@ -93,7 +101,8 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"vectorized", k.vectorized},
                           {"batch_dims", k.batch_dims.size()}});
     }
-    return {{"length", p.desc.length()},
+    return {{"transform", to_string(p.desc.transform())},
+            {"length", p.desc.length()},
             {"batch", p.desc.batch()},
             {"dims", dims_json(p.desc.dims())},
             {"batch_dims", dims_json(p.desc.batch_dims())},
@@ -116,6 +125,7 @@ void add_info_command(CLI::App& app) {
         std::string shape;
         std::string axes = "all";
         uint32_t max_pass = 0;
+        bool real = false;
     };
     auto args = std::make_shared<Args>();
     auto* n = cmd->add_option("--n", args->n, "Transform length to plan");
@@ -132,6 +142,9 @@ void add_info_command(CLI::App& app) {
         ->type_name("LIST|all")
         ->check(parsed_by(parse_axes))
         ->needs(shape);
+    cmd->add_flag("--real", args->real,
+                  "Plan the real transform (r2c; its c2r takes the same steps backwards), as twiddle fft "
+                  "--real");
     cmd->add_option("--max-pass-length", args->max_pass,
                     "Longest pass the planner may use (0: device limit)");
     cmd->callback([args] {
@@ -150,11 +163,16 @@ void add_info_command(CLI::App& app) {
         out["limits"] = limits_json(ctx.caps());
         Options options;
         options.max_pass_length = args->max_pass;
-        if (args->n > 0) out["plan"] = plan_json(plan(FftDesc(args->n, args->batch), ctx.caps(), options));
+        if (args->n > 0)
+            out["plan"] = plan_json(
+                plan(args->real ? FftDesc::r2c(args->n, args->batch) : FftDesc(args->n, args->batch),
+                     ctx.caps(), options));
         if (!args->shape.empty()) {
             const std::vector<uint64_t> extents = parse_shape(args->shape);
             std::vector<int> axes = parse_axes(args->axes);
-            out["plan"] = plan_json(plan(FftDesc::nd(extents, axes), ctx.caps(), options));
+            out["plan"] =
+                plan_json(plan(args->real ? FftDesc::r2c_nd(extents, axes) : FftDesc::nd(extents, axes),
+                               ctx.caps(), options));
             if (axes.empty()) {
                 axes.resize(extents.size());
                 std::iota(axes.begin(), axes.end(), 0);

@@ -422,7 +422,8 @@ NpyArray read_npy(const fs::path& path) {
 
 namespace {
 
-// The .npy bytes of `count` elements of `type` ("c8", "c16") at `data`, in the machine's byte order.
+// The .npy bytes of `count` elements of `type` ("c8", "c16", "f4", "f8") at `data`, in the
+// machine's byte order.
 std::vector<std::byte> encode(std::span<const uint64_t> shape, const char* type, const void* data,
                               size_t count, size_t bytes) {
     uint64_t elements = 1;
@@ -475,6 +476,22 @@ void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape,
 
 void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape,
                       std::span<const std::complex<double>> data) {
+    write_file_atomic(path, encode_npy(shape, data));
+}
+
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const float> data) {
+    return encode(shape, "f4", data.data(), data.size(), data.size_bytes());
+}
+
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const double> data) {
+    return encode(shape, "f8", data.data(), data.size(), data.size_bytes());
+}
+
+void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape, std::span<const float> data) {
+    write_file_atomic(path, encode_npy(shape, data));
+}
+
+void write_npy_atomic(const fs::path& path, std::span<const uint64_t> shape, std::span<const double> data) {
     write_file_atomic(path, encode_npy(shape, data));
 }
 

@@ -1,4 +1,5 @@
-// NumPy .npy files: reading any simple numeric array, writing complex64 and complex128 arrays.
+// NumPy .npy files: reading any simple numeric array, writing complex64, complex128, float32
+// and float64 arrays.
 //
 // Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 #pragma once
@@ -26,6 +27,8 @@ struct Dtype {
 
 inline constexpr Dtype kComplex64{'c', 8};
 inline constexpr Dtype kComplex128{'c', 16};
+inline constexpr Dtype kFloat32{'f', 4};
+inline constexpr Dtype kFloat64{'f', 8};
 
 struct NpyArray {
     Dtype dtype;
@@ -49,6 +52,8 @@ NpyArray read_npy(const std::filesystem::path& path);
 std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const std::complex<float>> data);
 std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
                                   std::span<const std::complex<double>> data);
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const float> data);
+std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const double> data);
 
 // Writes encode_npy(shape, data) to `path` through a temporary file in the same directory that
 // is renamed into place, so that readers see the old file or the whole new one. On failure the
@@ -57,5 +62,9 @@ void write_npy_atomic(const std::filesystem::path& path, std::span<const uint64_
                       std::span<const std::complex<float>> data);
 void write_npy_atomic(const std::filesystem::path& path, std::span<const uint64_t> shape,
                       std::span<const std::complex<double>> data);
+void write_npy_atomic(const std::filesystem::path& path, std::span<const uint64_t> shape,
+                      std::span<const float> data);
+void write_npy_atomic(const std::filesystem::path& path, std::span<const uint64_t> shape,
+                      std::span<const double> data);
 
 }  // namespace twiddle::npy

@@ -18,7 +18,8 @@ struct Dim {
     bool operator==(const Dim&) const = default;
 };
 
-// A batch of complex-to-complex transforms: the problem a plan solves.
+// A batch of transforms: the problem a plan solves. Complex to complex (Transform::c2c) unless
+// built as a real transform (below).
 //
 // Three ways to build one:
 //   1D, packed:  FftDesc(4096, 128) transforms 128 rows of 4096 points; row b occupies elements
@@ -33,6 +34,14 @@ struct Dim {
 //                output_elements() elements.
 //
 //   auto desc = twiddle::FftDesc(4096, 128).with_normalization(Normalization::ortho);
+//
+// Real transforms (numpy.fft.rfft, irfft, rfftn, irfftn): FftDesc::r2c(n, batch), c2r(n, batch),
+// r2c_nd(shape, axes), c2r_nd(shape, axes), or guru(dims, batch_dims, Transform::r2c). Each dim's
+// `n` is the real array's extent; the last of dims() is the halved dim, whose complex side holds
+// n / 2 + 1 points (the Hermitian half spectrum). Strides count elements of each side's own type:
+// reals on the real side, complex values on the complex side. r2c runs forward only and c2r
+// inverse only; c2r ignores the imaginary parts of the points a real signal's spectrum has real
+// (0, and n / 2 for even n), as numpy does.
 //
 // Each field is checked when it is set; a bad value throws twiddle::Error naming the field and
 // the value. Whether a device can run the problem is the planner's question, not this one's.
@@ -49,13 +58,35 @@ public:
     // stride, each dimension of more than one point must step past the whole extent of the
     // smaller ones (the nesting of every packed, padded or embedded layout). The input layout may
     // repeat elements (a stride of 0 reads one value many times).
-    static FftDesc guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims = {});
+    static FftDesc guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims = {},
+                        Transform transform = Transform::c2c);
+
+    // `batch` packed rows of n reals (RealLayout::padded: 2 (n / 2 + 1) apart) and of n / 2 + 1
+    // complex values: r2c from the first to the second, c2r back.
+    static FftDesc r2c(uint64_t n, uint64_t batch = 1, RealLayout layout = RealLayout::packed);
+    static FftDesc c2r(uint64_t n, uint64_t batch = 1, RealLayout layout = RealLayout::packed);
+    // numpy rfftn and irfftn on C-order arrays: `shape` is the real array's (irfftn's s, with
+    // the batch axes too); the last of `axes` (or the last axis) is halved, and the complex
+    // array has n / 2 + 1 points there. RealLayout::padded pads the real array's rows along
+    // that axis to 2 (n / 2 + 1), which needs it to be the array's last axis.
+    static FftDesc r2c_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes = {},
+                          RealLayout layout = RealLayout::packed);
+    static FftDesc c2r_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes = {},
+                          RealLayout layout = RealLayout::packed);
 
     // Replaces the batch dims with `batch` copies of the transform, each following the last:
     // copy b starts b * (extent of one transform) elements in, in the input and in the output.
     FftDesc& with_batch(uint64_t batch);
     FftDesc& with_precision(Precision precision);
     FftDesc& with_normalization(Normalization normalization);
+
+    Transform transform() const { return transform_; }
+    bool input_real() const { return transform_ == Transform::r2c; }
+    bool output_real() const { return transform_ == Transform::c2r; }
+    // The dims with the extents each buffer holds: the halved dim has n / 2 + 1 points on the
+    // complex side of a real transform; otherwise dims().
+    std::vector<Dim> input_dims() const;
+    std::vector<Dim> output_dims() const;
 
     const std::vector<Dim>& dims() const { return dims_; }
     const std::vector<Dim>& batch_dims() const { return batch_dims_; }
@@ -69,25 +100,35 @@ public:
 
     // length * batch: the points transformed.
     uint64_t elements() const { return length() * batch(); }
-    // Bytes of elements() packed: the size of each buffer of a packed (1D or nd) problem.
+    // Bytes of elements() complex values packed: the size of each buffer of a packed (1D or nd)
+    // complex problem.
     uint64_t bytes() const { return elements() * complex_bytes(precision_); }
-    // The elements the input and output buffers must hold: one past the largest index.
+    // The elements the input and output buffers must hold (reals on a real side): one past the
+    // largest index.
     uint64_t input_elements() const;
     uint64_t output_elements() const;
-    uint64_t input_bytes() const { return input_elements() * complex_bytes(precision_); }
-    uint64_t output_bytes() const { return output_elements() * complex_bytes(precision_); }
-    // Whether input and output use the same strides, as running in place needs.
+    // Bytes of one element of each buffer, and of the whole buffers.
+    uint32_t input_element_bytes() const;
+    uint32_t output_element_bytes() const;
+    uint64_t input_bytes() const { return input_elements() * input_element_bytes(); }
+    uint64_t output_bytes() const { return output_elements() * output_element_bytes(); }
+    // Whether input and output can be one range, as running in place needs: the same strides
+    // (c2c), or a real side whose halved dim has unit stride on both sides and whose other
+    // dims' real strides are twice the complex ones (r2c and c2r: RealLayout::padded).
     bool same_layouts() const;
 
     bool operator==(const FftDesc&) const = default;
 
 private:
     FftDesc() = default;
+    static FftDesc real_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes,
+                           RealLayout layout, Transform transform);
 
     std::vector<Dim> dims_;
     std::vector<Dim> batch_dims_;
     Precision precision_ = Precision::f32;
     Normalization normalization_ = Normalization::backward;
+    Transform transform_ = Transform::c2c;
 };
 
 }  // namespace twiddle

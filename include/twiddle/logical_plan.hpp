@@ -74,9 +74,30 @@ struct Stage {
     uint32_t twiddle_offset = 0;
 };
 
-// What a pass's kernel computes: a Stockham radix pass (below), or the direct sum
-// X_k = sum_j x_j W_N^{jk} of whole transforms (Strategy::dft).
-enum class KernelKind { stockham, direct };
+// What a pass's kernel computes: a Stockham radix pass (below), the direct sum
+// X_k = sum_j x_j W_N^{jk} of whole transforms (Strategy::dft), or a step of a real transform
+// (RealStep).
+enum class KernelKind { stockham, direct, real };
+
+// The steps that make real transforms out of complex ones (KernelKind::real). Each runs over rows
+// of a real transform of n = PassKernel::length points (the halved dim), with M = n / 2:
+//   split:  r2c of even n. The row's reals read as M complex pairs z_j = x_2j + i x_2j+1 and
+//           transformed give Z (M points); split writes the n / 2 + 1 points X_k = E_k + W_n^k O_k
+//           from the pairs k, M - k (Z_M meaning Z_0):
+//             a = Z_k, b = conj(Z_{M-k}), e = (a + b) / 2, t = W_n^k (a - b) / 2i,
+//             X_k = e + t, X_{M-k} = conj(e - t).
+//   join:   c2r of even n. An inverse transform runs conjugated (its first load and last store
+//           conjugate), so join sees conj(X) and writes conj(2 Z), the input of a forward
+//           transform of M points whose conjugate is n times the reals as complex pairs: the
+//           same arithmetic as split with factors 1 instead of 1/2, from n / 2 + 1 points to M.
+//           It takes only the real parts of X_0 and X_M, as numpy does.
+//   widen:  r2c of any n: reals x_j to complex (x_j, 0).
+//   crop:   r2c: points k <= n / 2 of a transform of n points.
+//   mirror: c2r of any n: X_k for k <= n / 2 to all n points, X_{n-k} = conj(X_k), with the real
+//           parts only of X_0 and (even n) X_{n/2}.
+//   narrow: c2r: the real parts of n points.
+// Each writes `real_items()` items per row: a pair (split, join) or a point (the others).
+enum class RealStep { split, join, widen, crop, mirror, narrow };
 
 // One pass: one compute dispatch that reads every element once and writes every element once.
 //
@@ -190,6 +211,23 @@ struct PassKernel {
     uint32_t rader_generator = 0;
     uint32_t rader_offset = 0;
 
+    // A real transform's split or join fused into a one-pass Stockham kernel of M = length points
+    // (one transform per column, span 1), which then does without the RealStep pass:
+    //   split_store: the columns' outputs Z go through shared memory, and the store writes the
+    //                M + 1 points X_k of split (rows of M + 1 points in the destination);
+    //   join_load:   point k is read as output k of join, from points k and M - k (X_M for k = 0)
+    //                of rows of M + 1 points in the source, after load_sign.
+    // With W_{2M}^k at table[real_offset + k] (k <= M / 2 for split, k < M for join).
+    bool split_store = false;
+    bool join_load = false;
+    uint32_t real_offset = 0;
+
+    // KernelKind::real: the step, with W_n^k for k <= n / 4 at table[table_offset + k] (split and
+    // join). Rows are the columns (length == radix): invocation g of the dispatch does item
+    // g mod real_items() of row g / real_items(), placed as a column is (place()). widen reads
+    // and narrow writes reals; strides and offsets count elements of each side's own type.
+    RealStep real_step = RealStep::split;
+
     // Where the pass finds its transforms. Point x of transform b lies at element
     // offset(b) + x * stride of the source (src_stride) and destination (dst_stride) buffers.
     // With no batch dims the transforms are packed: offset(b) = b * row_points() and both strides
@@ -225,6 +263,10 @@ struct PassKernel {
     bool packed_dst() const;
 
     uint32_t columns_per_transform() const { return length / radix; }
+    // Items per row of a real step (KernelKind::real).
+    uint32_t real_items() const;
+    bool reads_real() const { return kind == KernelKind::real && real_step == RealStep::widen; }
+    bool writes_real() const { return kind == KernelKind::real && real_step == RealStep::narrow; }
     // Points of each transform in the source and destination: length, or Rader's prime.
     uint32_t row_points() const { return rader_prime ? rader_prime : length; }
     bool uniform() const { return points_per_thread * threads_per_column == radix; }

@@ -36,6 +36,20 @@ enum class Strategy { automatic, dft };
 // check (65536 points are 4 * 10^9 terms per transform).
 inline constexpr uint64_t kMaxDirectLength = 65536;
 
+// What a transform takes and gives, as the plan kinds of FFTW and cuFFT:
+//   c2c: complex to complex, in either direction;
+//   r2c: real to the Hermitian half spectrum, n / 2 + 1 points along the halved dim (forward
+//        only: numpy.fft.rfft and rfftn);
+//   c2r: the half spectrum to real (inverse only: numpy.fft.irfft and irfftn).
+enum class Transform { c2c, r2c, c2r };
+
+// How the real array of an r2c or c2r problem built by FftDesc::r2c, c2r, r2c_nd or c2r_nd lies
+// along the halved axis:
+//   packed: n reals per row;
+//   padded: 2 (n / 2 + 1) reals per row, the last one or two unused (FFTW's and cuFFT's in-place
+//           layout), so that the real and the complex array can share one buffer.
+enum class RealLayout { packed, padded };
+
 // Which buffer a pass reads or writes.
 enum class BufferRole { input, output, scratch };
 
@@ -45,6 +59,7 @@ TWIDDLE_API std::string_view to_string(Normalization n);
 TWIDDLE_API std::string_view to_string(Placement p);
 TWIDDLE_API std::string_view to_string(BufferRole r);
 TWIDDLE_API std::string_view to_string(Strategy s);
+TWIDDLE_API std::string_view to_string(Transform t);
 
 // Parses the names above ("backward", "ortho", "forward"); throws twiddle::Error otherwise.
 TWIDDLE_API Normalization parse_normalization(std::string_view name);
@@ -53,6 +68,9 @@ TWIDDLE_API Strategy parse_strategy(std::string_view name);
 
 // Bytes of one complex element.
 constexpr uint32_t complex_bytes(Precision p) { return p == Precision::f32 ? 8u : 16u; }
+
+// Bytes of one real element.
+constexpr uint32_t real_bytes(Precision p) { return p == Precision::f32 ? 4u : 8u; }
 
 // The factor a transform of `length` points in direction `d` scales its output by.
 TWIDDLE_API double scale_factor(Normalization n, Direction d, uint64_t length);

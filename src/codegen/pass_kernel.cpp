@@ -150,21 +150,26 @@ std::vector<uint8_t> pack_params(Precision precision, const PassParams& p) {
 namespace {
 
 // What every pass kernel declares: its workgroup size, the source, destination and twiddle
-// buffers (kPassBindings), and the push constants (pack_params).
-void emit_interface(GlslWriter& w, uint32_t workgroup_size, Precision precision) {
+// buffers (kPassBindings), and the push constants (pack_params). The source and destination hold
+// complex values, or reals where `real_src` or `real_dst`.
+void emit_interface(GlslWriter& w, uint32_t workgroup_size, Precision precision, bool real_src = false,
+                    bool real_dst = false) {
     const Types ty = types(precision);
     const std::string C(ty.complex), Rl(ty.real);
     w.line("layout(local_size_x = " + std::to_string(workgroup_size) + ") in;");
-    w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
-    w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
+    w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + (real_src ? Rl : C) +
+           " src[]; };");
+    w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + (real_dst ? Rl : C) +
+           " dst[]; };");
     w.line("layout(std430, set = 0, binding = 2) readonly buffer Twiddles { " + C + " tw[]; };");
     w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; uint columns; " + Rl +
            " load_sign; " + Rl + " store_re; " + Rl + " store_im; } params;");
 }
 
-// `index` times `stride` elements, as GLSL.
+// `index` times `stride` elements, as GLSL (parenthesized, so that it adds to an offset as one term).
 std::string strided(const std::string& index, uint32_t stride) {
-    return stride == 1 ? index : "(" + index + ") * " + u(stride);
+    if (stride == 1) return index.find(' ') == std::string::npos ? index : "(" + index + ")";
+    return "(" + index + ") * " + u(stride);
 }
 
 // locate(c, t, s, d): column c's position t in its transform, and the element offsets of that
@@ -281,10 +286,99 @@ std::string generate_direct_kernel(const PassKernel& k) {
     return w.str();
 }
 
+// A step of a real transform (KernelKind::real, RealStep): invocation g does item
+// g mod real_items() of row g / real_items(). Split and join read both points of their pair
+// before writing either, so they run in place.
+std::string generate_real_kernel(const PassKernel& k) {
+    const Types ty = types(k.precision);
+    const std::string C(ty.complex), Rl(ty.real);
+    const uint32_t n = k.length, half = n / 2, items = k.real_items(), WG = k.workgroup_size;
+    static const char* names[] = {"split", "join", "widen", "crop", "mirror", "narrow"};
+    GlslWriter w;
+    w.line("#version 450");
+    w.line(std::string("// twiddle real step: ") + names[static_cast<int>(k.real_step)] + ", " +
+           std::to_string(n) + " points per row");
+    emit_interface(w, WG, k.precision, k.reads_real(), k.writes_real());
+    w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
+           "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
+    emit_locate(w, k);
+    w.open("void main()");
+    w.line("uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
+    w.line("uint g = group * " + u(WG) + " + gl_LocalInvocationID.x;");
+    w.line("uint row = g / " + u(items) + ", k = g % " + u(items) + ";");
+    w.line("if (row >= params.columns) return;");
+    w.line("uint t, s, d;");
+    w.line("locate(row, t, s, d);");
+    w.line("s += params.src_offset;");
+    w.line("d += params.dst_offset;");
+    auto load = [&](const std::string& i) {
+        return C + "(src[s + " + strided(i, k.src_stride) + "].x, src[s + " + strided(i, k.src_stride) +
+               "].y * params.load_sign)";
+    };
+    auto store = [&](const std::string& i, const std::string& v) {
+        w.line("dst[d + " + strided(i, k.dst_stride) + "] = " + C + "((" + v + ").x * params.store_re, (" +
+               v + ").y * params.store_im);");
+    };
+    switch (k.real_step) {
+    case RealStep::split:
+    case RealStep::join: {
+        const bool join = k.real_step == RealStep::join;
+        // The pair k, M - k (Z_M meaning Z_0 for split; join reads X_M itself).
+        w.line("uint km = " + u(half) + " - k;");
+        w.line(C + " a = " + load("k") + ";");
+        if (join) {
+            w.line(C + " b = " + load("km") + ";");
+            w.line("b.y = -b.y;");
+            w.open("if (k == 0u)");
+            w.line("a.y = 0.0;");
+            w.line("b.y = 0.0;");
+            w.close();
+        } else {
+            w.line("uint kb = k == 0u ? 0u : km;");
+            w.line(C + " b = " + load("kb") + ";");
+            w.line("b.y = -b.y;");
+        }
+        const std::string f = join ? "" : " * 0.5";
+        w.line(C + " e = (a + b)" + f + ";");
+        w.line(C + " o = (a - b)" + f + ";");
+        // t = W_n^k o / i.
+        w.line(C + " tt = cmul(tw[" + u(k.table_offset) + " + k], " + C + "(o.y, -o.x));");
+        store("k", "e + tt");
+        // X_{M-k} = conj(e - t): for k = 0 that is X_M (split only), and k = M - k writes once.
+        w.line(C + " mirrored = " + C + "(e.x - tt.x, tt.y - e.y);");
+        w.open(join ? "if (k != 0u && km != k)" : "if (km != k)");
+        store("km", "mirrored");
+        w.close();
+        break;
+    }
+    case RealStep::widen: store("k", C + "(src[s + " + strided("k", k.src_stride) + "], 0.0)"); break;
+    case RealStep::crop: store("k", load("k")); break;
+    case RealStep::mirror:
+        w.line(C + " v;");
+        w.open("if (k <= " + u(half) + ")");
+        w.line("v = " + load("k") + ";");
+        w.line("if (k == 0u || 2u * k == " + u(n) + ") v.y = 0.0;");
+        w.close();
+        w.open("else");
+        w.line("v = " + load(u(n) + " - k") + ";");
+        w.line("v.y = -v.y;");
+        w.close();
+        store("k", "v");
+        break;
+    case RealStep::narrow:
+        w.line("dst[d + " + strided("k", k.dst_stride) + "] = src[s + " + strided("k", k.src_stride) +
+               "].x * params.store_re;");
+        break;
+    }
+    w.close();
+    return w.str();
+}
+
 }  // namespace
 
 std::string generate_pass_kernel(const PassKernel& k) {
     if (k.kind == KernelKind::direct) return generate_direct_kernel(k);
+    if (k.kind == KernelKind::real) return generate_real_kernel(k);
     const Types ty = types(k.precision);
     const std::string C(ty.complex), Rl(ty.real);
     const uint32_t N = k.length, R = k.radix, T = N / R, S = k.span;
@@ -298,6 +392,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // Rader's prime (PassKernel::rader_prime), its primitive root and that root's inverse mod p.
     const uint32_t rader_p = k.rader_prime, rader_g = k.rader_generator;
     const uint32_t rader_g_inv = rader_p ? inverse_mod_prime(rader_g, rader_p) : 0;
+    if ((k.split_store || k.join_load) &&
+        (S > 1 || T > 1 || !k.points_contiguous || rader_p || k.chirp_length ||
+         (k.split_store && k.staged_store) || (k.join_load && k.staged_load) || k.exchange_rounds > 2))
+        throw std::logic_error("pass kernel: a fused split or join takes whole columns of one pass");
     if (rader_p && (S > 1 || T > 1 || k.chirp_length))
         throw std::logic_error("pass kernel: Rader's transforms take whole columns of span 1");
     // Points per column of a staged tile (Rader's transforms are p points in memory), and the
@@ -431,6 +529,26 @@ std::string generate_pass_kernel(const PassKernel& k) {
             if (rader_p) w.line(std::string(prefix) + "x = src[base];  // x_0");
             for (uint32_t r = 0; r < load_count; ++r) {
                 const Slot sl = slot(first_radix, r);
+                if (k.join_load) {
+                    // join's output x from points x and M - x (X_M for x = 0), after load_sign
+                    // (PassKernel::join_load).
+                    w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
+                    w.line("uint x = i + " + u(sl.offset) + ";");
+                    w.line(C + " a = src[base + " + strided("x", k.src_stride) + "];");
+                    w.line(C + " b = src[base + " +
+                           strided("x == 0u ? " + u(R) + " : " + u(R) + " - x", k.src_stride) + "];");
+                    w.line("a.y *= params.load_sign;");
+                    w.line("b.y *= -params.load_sign;");
+                    w.open("if (x == 0u)");
+                    w.line("a.y = 0.0;");
+                    w.line("b.y = 0.0;");
+                    w.close();
+                    w.line(C + " o = a - b;");
+                    w.line(numbered(prefix, r) + " = a + b + cmul(tw[" + u(k.real_offset) + " + x], " + C +
+                           "(o.y, -o.x));");
+                    w.close();
+                    continue;
+                }
                 if (!sl.guard.empty()) w.line("if (" + sl.guard + ")");
                 const std::string load =
                     rader_p ? "src[base + " +
@@ -501,7 +619,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     std::optional<Scope> last_scope;  // of the loop body's last exchange
     if (k.staged_load) last_scope = Scope::workgroup;
     if (k.stages.size() > 1) last_scope = stage_scope;
-    if (k.staged_store) last_scope = Scope::workgroup;
+    if (k.staged_store || k.split_store) last_scope = Scope::workgroup;
     SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
     // A staged tile in shared memory holds its columns as contiguous runs of R points.
     auto tile_index = [&](uint32_t offset) { return "lc * " + u(R) + " + i + " + u(offset); };
@@ -524,7 +642,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
         if (rader_p) reads.push_back({"vx", "lc * " + u(rader_p), "false", ""});
         exchange(Scope::workgroup, writes, reads);
     }
-    for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
+    if (!k.join_load)  // which applies load_sign itself
+        for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
     if (rader_p) w.line("vx.y *= params.load_sign;");
     if (k.chirp_load)
         // x_x c_x (see PassKernel::chirp_load); padding points hold 0, whatever chirp they meet.
@@ -662,7 +781,48 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto scaled = [&](const std::string& x) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
     };
-    if (k.staged_store) {
+    if (k.split_store) {
+        // PassKernel::split_store: the tile's columns into shared memory, then the pairs k, R - k
+        // (k <= R / 2) of all of them spread over the workgroup, column by column, so that
+        // neighbouring invocations store neighbouring points.
+        const uint32_t pairs = R / 2 + 1, count = (B * pairs + WG - 1) / WG;
+        std::vector<SharedExchange::Move> writes, reads;
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
+        }
+        for (uint32_t r = 0; r < count; ++r) {
+            const std::string e = "(tid + " + u(r * WG) + ")";
+            const std::string guard = B * pairs % WG == 0 || r + 1 < count ? "" : e + " < " + u(B * pairs);
+            const std::string column = e + " / " + u(pairs) + " * " + u(R), kk = e + " % " + u(pairs);
+            w.line(C + " " + numbered("sa", r) + ", " + numbered("sb", r) + ";");
+            reads.push_back({numbered("sa", r), column + " + " + kk, "false", guard});
+            reads.push_back({numbered("sb", r),
+                             column + " + (" + kk + " == 0u ? 0u : " + u(R) + " - " + kk + ")", "false",
+                             guard});
+        }
+        exchange(Scope::workgroup, writes, reads);
+        for (uint32_t r = 0; r < count; ++r) {
+            const std::string e = "(tid + " + u(r * WG) + ")";
+            w.open("");
+            w.line("uint sc = tile * " + u(B) + " + " + e + " / " + u(pairs) + ", sk = " + e + " % " +
+                   u(pairs) + ";");
+            w.open("if (" + e + " < " + u(B * pairs) + " && sc < params.columns)");
+            w.line("uint st, ss, sd;");
+            w.line("locate(sc, st, ss, sd);");
+            w.line("uint at = params.dst_offset + sd;");
+            w.line("uint sm = " + u(R) + " - sk;");
+            // a = Z_k, b = conj(Z_{R-k}), X_k = e + t, X_{R-k} = conj(e - t), t = W^k (a - b) / 2i.
+            w.line(C + " a = " + numbered("sa", r) + ", b = " + conj(numbered("sb", r)) + ";");
+            w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
+            w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
+            w.line("dst[at + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
+            w.line("if (sm != sk) dst[at + " + strided("sm", k.dst_stride) +
+                   "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
+            w.close();
+            w.close();
+        }
+    } else if (k.staged_store) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);

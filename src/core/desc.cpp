@@ -68,8 +68,11 @@ FftDesc::FftDesc(uint64_t length, uint64_t batch) {
     batch_dims_ = {Dim{batch, length, length}};
 }
 
-FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims) {
+FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform) {
     if (dims.empty()) throw Error("FftDesc dims: a transform needs at least one dim");
+    if (transform != Transform::c2c && transform != Transform::r2c && transform != Transform::c2r)
+        throw Error("FftDesc transform is not a Transform value: " +
+                    std::to_string(static_cast<int>(transform)));
     uint64_t count = 1;
     for (const auto& [list, name] : {std::pair{&dims, "dims"}, std::pair{&batch_dims, "batch_dims"}})
         for (size_t i = 0; i < list->size(); ++i) {
@@ -79,10 +82,72 @@ FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batc
     FftDesc d;
     d.dims_ = dims;
     d.batch_dims_ = batch_dims;
+    d.transform_ = transform;
     d.input_elements();  // checks that the extents are representable
     d.output_elements();
-    check_output_nesting(dims, batch_dims);
+    check_output_nesting(d.output_dims(), batch_dims);
     return d;
+}
+
+FftDesc FftDesc::r2c(uint64_t n, uint64_t batch, RealLayout layout) {
+    if (n == 0) throw Error("FftDesc.length must be >= 1, got 0");
+    if (batch == 0) throw Error("FftDesc.batch must be >= 1, got 0");
+    return real_nd({batch, n}, {1}, layout, Transform::r2c);
+}
+
+FftDesc FftDesc::c2r(uint64_t n, uint64_t batch, RealLayout layout) {
+    if (n == 0) throw Error("FftDesc.length must be >= 1, got 0");
+    if (batch == 0) throw Error("FftDesc.batch must be >= 1, got 0");
+    return real_nd({batch, n}, {1}, layout, Transform::c2r);
+}
+
+FftDesc FftDesc::r2c_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes, RealLayout layout) {
+    return real_nd(shape, axes, layout, Transform::r2c);
+}
+
+FftDesc FftDesc::c2r_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes, RealLayout layout) {
+    return real_nd(shape, axes, layout, Transform::c2r);
+}
+
+FftDesc FftDesc::real_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes, RealLayout layout,
+                         Transform transform) {
+    if (layout != RealLayout::packed && layout != RealLayout::padded)
+        throw Error("FftDesc: layout is not a RealLayout value: " + std::to_string(static_cast<int>(layout)));
+    nd(shape, axes);  // refuses what numpy refuses: no axes, a zero extent, a bad or repeated axis
+    const int rank = static_cast<int>(shape.size());
+    const int halved = axes.empty() ? rank - 1 : (axes.back() < 0 ? axes.back() + rank : axes.back());
+    if (layout == RealLayout::padded && halved != rank - 1)
+        throw Error("FftDesc: the padded real layout needs the halved axis (" + std::to_string(halved) +
+                    ") to be the array's last axis");
+    std::vector<uint64_t> complex_shape = shape, real_shape = shape;
+    complex_shape[halved] = shape[halved] / 2 + 1;
+    if (layout == RealLayout::padded) real_shape[halved] = 2 * complex_shape[halved];
+    // C-order strides of each array.
+    auto strides = [&](const std::vector<uint64_t>& s) {
+        std::vector<uint64_t> out(s.size());
+        uint64_t stride = 1;
+        for (int k = rank - 1; k >= 0; --k) {
+            out[k] = stride;
+            stride = checked_mul(stride, s[k], "FftDesc real array element count");
+        }
+        return out;
+    };
+    const auto real_strides = strides(real_shape), complex_strides = strides(complex_shape);
+    const bool r2c = transform == Transform::r2c;
+    std::vector<Dim> dims, batch;
+    std::vector<bool> transformed(shape.size(), axes.empty());
+    for (int a : axes) transformed[a < 0 ? a + rank : a] = true;
+    Dim last;
+    for (int k = 0; k < rank; ++k) {
+        const uint64_t rs = real_strides[k], cs = complex_strides[k];
+        const Dim d{shape[k], r2c ? rs : cs, r2c ? cs : rs};
+        if (k == halved)
+            last = d;
+        else
+            (transformed[k] ? dims : batch).push_back(d);
+    }
+    dims.push_back(last);  // the halved dim last
+    return guru(dims, batch, transform);
 }
 
 FftDesc FftDesc::nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes) {
@@ -111,8 +176,8 @@ FftDesc FftDesc::nd(const std::vector<uint64_t>& shape, const std::vector<int>& 
 
 FftDesc& FftDesc::with_batch(uint64_t batch) {
     if (batch == 0) throw Error("FftDesc.batch must be >= 1, got 0");
-    const uint64_t in = extent(dims_, {}, [](const Dim& d) { return d.in_stride; });
-    const uint64_t out = extent(dims_, {}, [](const Dim& d) { return d.out_stride; });
+    const uint64_t in = extent(input_dims(), {}, [](const Dim& d) { return d.in_stride; });
+    const uint64_t out = extent(output_dims(), {}, [](const Dim& d) { return d.out_stride; });
     if (batch > kMax / 16 / std::max(in, out))
         throw Error("FftDesc.length * batch overflows: length " + std::to_string(length()) + ", batch " +
                     std::to_string(batch));
@@ -149,18 +214,54 @@ uint64_t FftDesc::batch() const {
     return n;
 }
 
+std::vector<Dim> FftDesc::input_dims() const {
+    std::vector<Dim> out = dims_;
+    if (transform_ == Transform::c2r) out.back().n = out.back().n / 2 + 1;
+    return out;
+}
+
+std::vector<Dim> FftDesc::output_dims() const {
+    std::vector<Dim> out = dims_;
+    if (transform_ == Transform::r2c) out.back().n = out.back().n / 2 + 1;
+    return out;
+}
+
 uint64_t FftDesc::input_elements() const {
-    return extent(dims_, batch_dims_, [](const Dim& d) { return d.in_stride; });
+    return extent(input_dims(), batch_dims_, [](const Dim& d) { return d.in_stride; });
 }
 
 uint64_t FftDesc::output_elements() const {
-    return extent(dims_, batch_dims_, [](const Dim& d) { return d.out_stride; });
+    return extent(output_dims(), batch_dims_, [](const Dim& d) { return d.out_stride; });
+}
+
+uint32_t FftDesc::input_element_bytes() const {
+    return input_real() ? real_bytes(precision_) : complex_bytes(precision_);
+}
+
+uint32_t FftDesc::output_element_bytes() const {
+    return output_real() ? real_bytes(precision_) : complex_bytes(precision_);
 }
 
 bool FftDesc::same_layouts() const {
+    if (transform_ == Transform::c2c) {
+        for (const auto* list : {&dims_, &batch_dims_})
+            for (const Dim& d : *list)
+                if (d.n > 1 && d.in_stride != d.out_stride) return false;
+        return true;
+    }
+    // A complex value takes the place of two reals: the halved dim's reals pair up into its
+    // complex points, and every other dim steps over the same bytes on both sides.
+    const bool r2c = transform_ == Transform::r2c;
+    auto real_stride = [&](const Dim& d) { return r2c ? d.in_stride : d.out_stride; };
+    auto complex_stride = [&](const Dim& d) { return r2c ? d.out_stride : d.in_stride; };
+    if (dims_.back().n > 1 && (real_stride(dims_.back()) != 1 || complex_stride(dims_.back()) != 1))
+        return false;
     for (const auto* list : {&dims_, &batch_dims_})
-        for (const Dim& d : *list)
-            if (d.n > 1 && d.in_stride != d.out_stride) return false;
+        for (size_t i = 0; i < list->size(); ++i) {
+            const Dim& d = (*list)[i];
+            if (list == &dims_ && i + 1 == list->size()) continue;
+            if (d.n > 1 && real_stride(d) != 2 * complex_stride(d)) return false;
+        }
     return true;
 }
 

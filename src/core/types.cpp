@@ -34,6 +34,15 @@ std::string_view to_string(BufferRole r) {
 
 std::string_view to_string(Strategy s) { return s == Strategy::dft ? "dft" : "auto"; }
 
+std::string_view to_string(Transform t) {
+    switch (t) {
+    case Transform::c2c: return "c2c";
+    case Transform::r2c: return "r2c";
+    case Transform::c2r: return "c2r";
+    }
+    return "?";
+}
+
 std::string_view to_string(DeviceType t) {
     switch (t) {
     case DeviceType::integrated_gpu: return "integrated_gpu";

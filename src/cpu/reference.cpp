@@ -150,37 +150,93 @@ std::vector<cld> reference_dft(std::span<const cld> row, Direction direction) {
 std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction,
                          Placement placement) {
     const FftDesc& desc = plan.desc;
-    if (input.size() != desc.input_elements()) throw Error("execute: input must hold desc.input_elements()");
+    if (input.size() != buffer_slots(desc, true))
+        throw Error("execute: input must hold buffer_slots(desc, true)");
     if (placement == Placement::in_place && !desc.same_layouts())
         throw Error("execute: in place needs the same input and output layouts");
     const std::vector<cld> tw = table_values(plan);
 
     // The buffers by role. In place, the input is the output buffer. Untouched output elements
     // stay 0.
-    std::vector<cld> in(input.begin(), input.end()), out(desc.output_elements()),
+    std::vector<cld> in(input.begin(), input.end()), out(buffer_slots(desc, false)),
         scratch(plan.scratch_bytes(placement) / complex_bytes(desc.precision()));
-    if (placement == Placement::in_place) out = in;
+    if (placement == Placement::in_place) {
+        // One buffer, as large as the larger of the two sides.
+        out = in;
+        out.resize(std::max(in.size(), buffer_slots(desc, false)));
+    }
     auto buffer = [&](BufferRole role) -> std::vector<cld>& {
         return role == BufferRole::input ? in : role == BufferRole::output ? out : scratch;
     };
     const auto& routes = plan.routes(placement);
-    // What a pass writes, gathered before it lands, since passes may run in place.
+    // Inverse through conjugation, as the kernels do it: conj on the first load and on the last
+    // store, which also scales.
+    const long double scale = scale_factor(desc.normalization(), direction, desc.length());
+    const bool inverse = direction == Direction::inverse;
+    // What a pass writes (complex values, or reals at real indices), gathered before it lands,
+    // since passes may run in place.
     std::vector<std::pair<uint64_t, cld>> writes;
+    std::vector<std::pair<uint64_t, long double>> real_writes;
     std::vector<cld> col, next;
     for (size_t pi = 0; pi < plan.passes.size(); ++pi) {
         const Pass& pass = plan.passes[pi];
         const PassKernel& k = pass.kernel;
         const std::vector<cld>& src = buffer(routes[pi].src);
         const uint64_t src_at = routes[pi].src_at, dst_at = routes[pi].dst_at;
-        // Inverse through conjugation, as the kernels do it: conj on the first load and the last
-        // store.
         auto load = [&](uint64_t at) {
             const cld v = src.at(src_at + at);
-            return direction == Direction::inverse && pi == 0 ? std::conj(v) : v;
+            return inverse && pi == 0 ? std::conj(v) : v;
         };
         writes.clear();
+        real_writes.clear();
         const uint64_t L = k.length, T = k.columns_per_transform(), R = k.radix, span = k.span;
-        if (k.kind == KernelKind::direct) {
+        if (k.kind == KernelKind::real) {
+            const uint64_t n = L, half = n / 2;
+            for (uint64_t row = 0; row < pass.columns; ++row) {
+                const auto at = k.place(row);
+                auto get = [&](uint64_t i) { return load(at.src + i * k.src_stride); };
+                auto put = [&](uint64_t i, cld v) {
+                    writes.push_back({dst_at + at.dst + i * k.dst_stride, v});
+                };
+                switch (k.real_step) {
+                case RealStep::split:
+                case RealStep::join: {
+                    // PassKernel::real_step: the pairs k, M - k.
+                    const bool join = k.real_step == RealStep::join;
+                    const long double f = join ? 1.0L : 0.5L;
+                    for (uint64_t i = 0; i <= n / 4; ++i) {
+                        const uint64_t mi = half - i;
+                        cld a = get(i), b = std::conj(get(join || i > 0 ? mi : 0));
+                        if (join && i == 0) a = a.real(), b = b.real();
+                        const cld e = (a + b) * f, o = (a - b) * f;
+                        const cld t = tw[k.table_offset + i] * cld(o.imag(), -o.real());
+                        put(i, e + t);
+                        if (mi != i && !(join && i == 0)) put(mi, std::conj(e - t));
+                    }
+                    break;
+                }
+                case RealStep::widen:
+                    for (uint64_t j = 0; j < n; ++j) {
+                        const uint64_t r = 2 * src_at + at.src + j * k.src_stride;
+                        put(j, r % 2 ? src.at(r / 2).imag() : src.at(r / 2).real());
+                    }
+                    break;
+                case RealStep::crop:
+                    for (uint64_t i = 0; i <= half; ++i) put(i, get(i));
+                    break;
+                case RealStep::mirror:
+                    for (uint64_t i = 0; i < n; ++i)
+                        put(i, i == 0 || 2 * i == n ? cld(get(i).real())
+                               : i <= half          ? get(i)
+                                                    : std::conj(get(n - i)));
+                    break;
+                case RealStep::narrow:
+                    for (uint64_t j = 0; j < n; ++j)
+                        real_writes.push_back({2 * dst_at + at.dst + j * k.dst_stride, get(j).real()});
+                    break;
+                }
+            }
+        } else if (k.kind == KernelKind::direct) {
             // X_k = sum_j x_j W_N^{jk} from the table's W_N^e.
             for (uint64_t b = 0; b < pass.columns; ++b) {
                 const auto at = k.place(b);
@@ -236,10 +292,17 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                 for (uint64_t r = 0; r < R; ++r) {
                     // Bluestein's chirped input, zero-padded (PassKernel::chirp_load).
                     const uint64_t x = t + r * T;
-                    if (k.chirp_load)
+                    if (k.chirp_load) {
                         col[r] =
                             x < k.chirp_length ? load(at.src + x * k.src_stride) * tw[k.chirp_offset + x] : 0;
-                    else
+                    } else if (k.join_load) {
+                        // PassKernel::join_load: join's output x.
+                        cld a = load(at.src + x * k.src_stride),
+                            b = std::conj(load(at.src + (x ? R - x : R) * k.src_stride));
+                        if (x == 0) a = a.real(), b = b.real();
+                        const cld o = a - b;
+                        col[r] = a + b + tw[k.real_offset + x] * cld(o.imag(), -o.real());
+                    } else
                         col[r] = load(at.src + x * k.src_stride);
                     if (span > 1) {
                         // Point r = i + m * threads of the column is held by invocation i.
@@ -258,6 +321,18 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     }
                 }
                 stages();
+                if (k.split_store) {
+                    // PassKernel::split_store: the pairs kk, R - kk of the column's outputs.
+                    for (uint64_t kk = 0; kk <= R / 2; ++kk) {
+                        const cld a = col[kk], b = std::conj(col[kk ? R - kk : 0]);
+                        const cld e = (a + b) * 0.5L, o = (a - b) * 0.5L;
+                        const cld tt = tw[k.real_offset + kk] * cld(o.imag(), -o.real());
+                        writes.push_back({dst_at + at.dst + kk * k.dst_stride, e + tt});
+                        if (R - kk != kk)
+                            writes.push_back({dst_at + at.dst + (R - kk) * k.dst_stride, std::conj(e - tt)});
+                    }
+                    continue;
+                }
                 for (uint64_t r = 0; r < R; ++r) {
                     const uint64_t x = (t - jj) * R + jj + r * span;
                     cld v = col[r];
@@ -271,20 +346,33 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
             }
         }
         std::vector<cld>& dst = buffer(routes[pi].dst);
-        for (const auto& [at, v] : writes) dst.at(at) = v;
+        const bool last = pi + 1 == plan.passes.size();
+        for (const auto& [at, v] : writes) dst.at(at) = last ? (inverse ? std::conj(v) : v) * scale : v;
+        for (const auto& [at, v] : real_writes) {
+            const long double x = last ? v * scale : v;
+            dst.at(at / 2) = at % 2 ? cld(dst.at(at / 2).real(), x) : cld(x, dst.at(at / 2).imag());
+        }
     }
-    // Conj on the last store, and the normalization, over the output's logical elements.
-    const long double scale = scale_factor(desc.normalization(), direction, desc.length());
-    std::vector<cld> result(desc.output_elements());
+    // The output's logical elements (reals as slots of complex values: real_slot).
+    std::vector<cld> result(buffer_slots(desc, false));
     for (uint64_t e : logical_indices(desc, false)) {
-        const cld v = out[e];
-        result[e] = (direction == Direction::inverse ? std::conj(v) : v) * scale;
+        if (!desc.output_real()) {
+            result[e] = out[e];
+        } else {
+            const long double x = e % 2 ? out[e / 2].imag() : out[e / 2].real();
+            result[e / 2] = e % 2 ? cld(result[e / 2].real(), x) : cld(x, result[e / 2].imag());
+        }
     }
     return result;
 }
 
+uint64_t buffer_slots(const FftDesc& desc, bool input) {
+    const uint64_t elements = input ? desc.input_elements() : desc.output_elements();
+    return (input ? desc.input_real() : desc.output_real()) ? (elements + 1) / 2 : elements;
+}
+
 std::vector<uint64_t> logical_indices(const FftDesc& desc, bool input) {
-    std::vector<Dim> all = desc.dims();
+    std::vector<Dim> all = input ? desc.input_dims() : desc.output_dims();
     all.insert(all.end(), desc.batch_dims().begin(), desc.batch_dims().end());
     std::vector<uint64_t> out{0};
     // Last dim fastest, as a C-order array of dims then batch dims.
@@ -299,42 +387,105 @@ std::vector<uint64_t> logical_indices(const FftDesc& desc, bool input) {
     return out;
 }
 
+namespace {
+
+// Transforms the lines along dim `d` of a packed C-order array of `extents`, batch-major: `batch`
+// arrays one after the other.
+void transform_lines(std::vector<cld>& a, const std::vector<uint64_t>& extents, uint64_t batch, size_t d,
+                     Direction direction) {
+    uint64_t total = 1, inner = 1;
+    for (size_t i = 0; i < extents.size(); ++i) {
+        total *= extents[i];
+        if (i > d) inner *= extents[i];
+    }
+    const uint64_t n = extents[d];
+    std::vector<cld> line(n);
+    for (uint64_t b = 0; b < batch; ++b)
+        for (uint64_t outer = 0; outer < total / (n * inner); ++outer)
+            for (uint64_t i = 0; i < inner; ++i) {
+                cld* base = a.data() + b * total + outer * n * inner + i;
+                for (uint64_t x = 0; x < n; ++x) line[x] = base[x * inner];
+                transform_row(line, direction);
+                for (uint64_t x = 0; x < n; ++x) base[x * inner] = line[x];
+            }
+}
+
+// Element `e` of a buffer in slots (buffer_slots): a complex value, or a real.
+cld get_slot(std::span<const std::complex<double>> buf, uint64_t e, bool real) {
+    if (!real) return cld(buf[e]);
+    return e % 2 ? buf[e / 2].imag() : buf[e / 2].real();
+}
+
+void set_slot(std::span<std::complex<double>> buf, uint64_t e, bool real, cld v) {
+    if (!real) {
+        buf[e] = {static_cast<double>(v.real()), static_cast<double>(v.imag())};
+    } else if (e % 2) {
+        buf[e / 2].imag(static_cast<double>(v.real()));
+    } else {
+        buf[e / 2].real(static_cast<double>(v.real()));
+    }
+}
+
+}  // namespace
+
 void reference_nd(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
                   const FftDesc& desc, Direction direction) {
-    if (in.size() < desc.input_elements() || out.size() < desc.output_elements())
+    if (in.size() < buffer_slots(desc, true) || out.size() < buffer_slots(desc, false))
         throw Error("reference_nd: buffers are smaller than the layouts' extents");
-    // Gather into a packed array indexed [batch dims..., dims...] (C order), transform each dim's
-    // lines, scatter back. Normalization is the caller's.
-    const auto& dims = desc.dims();
-    const uint64_t length = desc.length(), batch = desc.batch();
-    std::vector<cld> a(length * batch);
+    if (desc.transform() == Transform::r2c) direction = Direction::forward;
+    if (desc.transform() == Transform::c2r) direction = Direction::inverse;
+    // Gather into a packed array indexed [batch dims..., dims...] (C order) with each side's
+    // extents, transform each dim's lines, scatter back. Normalization is the caller's.
+    const uint64_t batch = desc.batch();
+    std::vector<uint64_t> in_extents, out_extents;
+    for (const Dim& d : desc.input_dims()) in_extents.push_back(d.n);
+    for (const Dim& d : desc.output_dims()) out_extents.push_back(d.n);
+    auto count = [](const std::vector<uint64_t>& e) {
+        uint64_t c = 1;
+        for (uint64_t x : e) c *= x;
+        return c;
+    };
+    const uint64_t in_length = count(in_extents), out_length = count(out_extents);
+    std::vector<cld> a(in_length * batch);
     {
         // logical_indices runs over dims then batch dims, last fastest; reorder to batch-major.
         const auto idx = logical_indices(desc, true);
-        for (uint64_t x = 0; x < length; ++x)
-            for (uint64_t b = 0; b < batch; ++b) a[b * length + x] = cld(in[idx[x * batch + b]]);
+        for (uint64_t x = 0; x < in_length; ++x)
+            for (uint64_t b = 0; b < batch; ++b)
+                a[b * in_length + x] = get_slot(in, idx[x * batch + b], desc.input_real());
     }
-    std::vector<cld> line;
-    uint64_t inner = length;  // product of the dims after d
-    for (size_t d = 0; d < dims.size(); ++d) {
-        const uint64_t n = dims[d].n;
-        inner /= n;
-        line.resize(n);
-        for (uint64_t b = 0; b < batch; ++b)
-            for (uint64_t outer = 0; outer < length / (n * inner); ++outer)
-                for (uint64_t i = 0; i < inner; ++i) {
-                    cld* base = a.data() + b * length + outer * n * inner + i;
-                    for (uint64_t x = 0; x < n; ++x) line[x] = base[x * inner];
-                    transform_row(line, direction);
-                    for (uint64_t x = 0; x < n; ++x) base[x * inner] = line[x];
-                }
+    const size_t halved = in_extents.size() - 1;
+    for (size_t d = 0; d < halved; ++d) transform_lines(a, in_extents, batch, d, direction);
+    if (desc.transform() == Transform::c2r) {
+        // numpy's irfftn: the other dims first, then each line along the halved dim completed
+        // to n points (the real parts of points 0 and n / 2) and transformed.
+        const uint64_t m = in_extents[halved], n = out_extents[halved];
+        std::vector<cld> full(out_length * batch);
+        std::vector<cld> line(n);
+        for (uint64_t row = 0; row < batch * (in_length / m); ++row) {
+            for (uint64_t k = 0; k < n; ++k)
+                line[k] = k == 0 || 2 * k == n ? cld(a[row * m + k].real())
+                          : k < m              ? a[row * m + k]
+                                               : std::conj(a[row * m + n - k]);
+            transform_row(line, direction);
+            for (uint64_t k = 0; k < n; ++k) full[row * n + k] = line[k];
+        }
+        a.swap(full);
+    } else {
+        transform_lines(a, in_extents, batch, halved, direction);
+        if (desc.transform() == Transform::r2c) {
+            // Keep points k <= n / 2 of each line.
+            const uint64_t n = in_extents[halved], m = out_extents[halved];
+            std::vector<cld> half(out_length * batch);
+            for (uint64_t row = 0; row < batch * (in_length / n); ++row)
+                for (uint64_t k = 0; k < m; ++k) half[row * m + k] = a[row * n + k];
+            a.swap(half);
+        }
     }
     const auto idx = logical_indices(desc, false);
-    for (uint64_t x = 0; x < length; ++x)
-        for (uint64_t b = 0; b < batch; ++b) {
-            const cld v = a[b * length + x];
-            out[idx[x * batch + b]] = {static_cast<double>(v.real()), static_cast<double>(v.imag())};
-        }
+    for (uint64_t x = 0; x < out_length; ++x)
+        for (uint64_t b = 0; b < batch; ++b)
+            set_slot(out, idx[x * batch + b], desc.output_real(), a[b * out_length + x]);
 }
 
 namespace {

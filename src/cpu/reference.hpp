@@ -31,12 +31,18 @@ void reference_dft(std::span<const std::complex<double>> in, std::span<std::comp
 // The same for single rows of long-double data (used by the plan executor's tests).
 std::vector<cld> reference_dft(std::span<const cld> row, Direction direction);
 
+// The complex values a buffer of `desc` holds in the CPU executor: its elements, or for a real
+// side its reals two to a value (real j is the real part of value j / 2 for even j, else the
+// imaginary part).
+uint64_t buffer_slots(const FftDesc& desc, bool input);
+
 // Runs a logical plan on the CPU in long double, pass by pass and stage by stage, with the
 // plan's decomposition, Stockham index arithmetic, layouts, buffer routes and twiddle tables. It
 // tests the decomposition, not the kernels' mapping of points to invocations (staging, partial
 // workgroups, dispatch layout), which only the device tests reach. `input` holds
-// desc.input_elements() (in place: the output buffer's contents); returns the normalized output
-// buffer, desc.output_elements(), with 0 where the layout has no element.
+// buffer_slots(desc, true) values (in place: the output buffer's contents); returns the
+// normalized output buffer, buffer_slots(desc, false) values, with 0 where the layout has no
+// element.
 std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Direction direction,
                          Placement placement = Placement::out_of_place);
 
@@ -46,7 +52,10 @@ std::vector<uint64_t> logical_indices(const FftDesc& desc, bool input);
 
 // Reference of any problem, unnormalized, in long double: each dim's lines transformed in turn
 // (radix-2, mixed radix or Bluestein per line). Reads `in` in the input layout and writes the
-// output layout's elements of `out`, leaving its other elements alone.
+// output layout's elements of `out`, leaving its other elements alone. Buffers hold
+// buffer_slots() values (a real side's reals two to a value). Real problems run their own
+// direction (r2c forward, c2r inverse) as numpy's rfftn and irfftn: c2r transforms the other dims
+// first, then each line along the halved dim from its n / 2 + 1 points.
 void reference_nd(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
                   const FftDesc& desc, Direction direction);
 

@@ -1,6 +1,7 @@
 // The logical planner: splits a transform into passes and sizes each pass's kernel from the
 // device's limits. No Vulkan here.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <functional>
 #include <map>
@@ -365,6 +366,15 @@ public:
         return offset;
     }
 
+    // W_n^k for k < count: the factors of a real transform's split and join steps.
+    uint32_t roots_table(uint32_t n, uint32_t count) {
+        if (auto it = roots_.find({n, count}); it != roots_.end()) return it->second;
+        const uint32_t offset = static_cast<uint32_t>(entries_.size());
+        for (uint32_t k = 0; k < count; ++k) entries_.push_back({k, n});
+        roots_[{n, count}] = offset;
+        return offset;
+    }
+
     // The chirp c_x = W_{2n}^{x^2 mod 2n}, x < n, of Bluestein's transform of n points.
     uint32_t chirp_table(uint32_t n) {
         if (auto it = chirps_.find(n); it != chirps_.end()) return it->second;
@@ -396,6 +406,7 @@ private:
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> stages_;
     std::map<uint32_t, uint32_t> direct_;
     std::map<uint32_t, uint32_t> chirps_;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> roots_;
     std::vector<LogicalPlan::SpectrumTable> spectra_;
 };
 
@@ -1031,6 +1042,18 @@ bool packed(const PassKernel& k, uint32_t stride, Stride batch_stride) {
 }
 }  // namespace
 
+uint32_t PassKernel::real_items() const {
+    switch (real_step) {
+    case RealStep::split:
+    case RealStep::join: return length / 4 + 1;  // the pairs k, n/2 - k for k <= n/4
+    case RealStep::crop: return length / 2 + 1;
+    case RealStep::widen:
+    case RealStep::mirror:
+    case RealStep::narrow: break;
+    }
+    return length;
+}
+
 bool PassKernel::packed_src() const {
     return packed(*this, src_stride, [](const BatchDim& d) { return d.src_stride; });
 }
@@ -1046,6 +1069,7 @@ uint64_t LogicalPlan::scratch_bytes(Placement p) const {
 std::string LogicalPlan::summary() const {
     std::ostringstream s;
     const auto& dims = desc.dims();
+    if (desc.transform() != Transform::c2c) s << to_string(desc.transform()) << " ";
     for (size_t d = 0; d < dims.size(); ++d) s << (d ? " x " : "") << dims[d].n;
     s << (dims.size() > 1 ? ":" : " =");
     bool first_group = true;
@@ -1053,20 +1077,31 @@ std::string LogicalPlan::summary() const {
         // The passes of one dim, or one copy.
         size_t end = i + 1;
         while (end < passes.size() && passes[end].dim == passes[i].dim && passes[i].dim >= 0 &&
+               passes[i].kernel.kind == KernelKind::stockham &&
                passes[end].kernel.kind == KernelKind::stockham)
             ++end;
         s << (first_group ? " " : ", ");
         first_group = false;
         if (passes[i].dim_count > 1)
             s << "dims " << passes[i].dim << "-" << passes[i].dim + passes[i].dim_count - 1 << " = ";
-        else if (dims.size() > 1 && passes[i].dim >= 0)
+        else if (dims.size() > 1 && passes[i].dim >= 0 && passes[i].kernel.kind != KernelKind::real)
             s << "dim " << passes[i].dim << " = ";
         const auto& k0 = passes[i].kernel;
-        if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
+        static const char* real_steps[] = {"split", "join", "widen", "crop", "mirror", "narrow"};
+        if (k0.kind == KernelKind::real) {
+            s << real_steps[static_cast<int>(k0.real_step)];
+        } else if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
             s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
         } else {
             // Bluestein's two transforms through M: the first of them. (Rader's two share a pass.)
             const size_t shown_end = k0.chirp_length ? i + (end - i) / 2 : end;
+            // A real transform's half-length transform of its reals as complex pairs.
+            const uint64_t points = k0.chirp_length  ? k0.chirp_length
+                                    : k0.rader_prime ? k0.rader_prime
+                                                     : k0.length;
+            if (desc.transform() != Transform::c2c && passes[i].dim >= 0 &&
+                2 * points == dims[passes[i].dim].n)
+                s << "half " << points << " = ";
             if (k0.chirp_length) s << "Bluestein, twice " << k0.length << " = ";
             if (k0.rader_prime) s << "Rader, twice " << k0.length << " = ";
             for (size_t j = i; j < shown_end; ++j) {
@@ -1078,6 +1113,9 @@ std::string LogicalPlan::summary() const {
                     s << (t == 0 ? "" : k.stages[t].span == 1 ? "; " : " x ") << k.stages[t].radix;
                 s << (shown_end - i > 1 ? ")" : "");
             }
+            // A real transform's split or join fused into the pass (PassKernel::split_store, join_load).
+            if (k0.join_load) s << " with join";
+            if (passes[end - 1].kernel.split_store) s << " with split";
         }
         i = end;
     }
@@ -1085,7 +1123,9 @@ std::string LogicalPlan::summary() const {
     return s.str();
 }
 
-LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
+namespace {
+
+void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
     if (options.strategy != Strategy::automatic && options.strategy != Strategy::dft)
         throw Error("Options.strategy is not a Strategy value (" +
                     std::to_string(static_cast<int>(options.strategy)) + ")");
@@ -1129,7 +1169,11 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     if (options.columns_per_workgroup != 0 && !std::has_single_bit(options.columns_per_workgroup))
         throw Error("Options.columns_per_workgroup must be 0 or a power of two, got " +
                     std::to_string(options.columns_per_workgroup));
+}
 
+// The passes and routes of a complex problem (without its table, which `table` collects).
+LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
+                         TwiddleTableBuilder& table) {
     // The dims of more than one point, fastest in the output first. Each transform dim is done
     // in turn, in that order: the first reads the input, the others the output.
     std::vector<PlanDim> all;
@@ -1144,7 +1188,6 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
 
     LogicalPlan out;
     out.desc = desc;
-    TwiddleTableBuilder table;
     bool reads_input = true;
     // Appends one dim's passes with their routes: each dim's passes end in the output buffer.
     // Stockham passes keep data in the output's layout in scratch.
@@ -1211,12 +1254,306 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
                              static_cast<uint32_t>(d.out_stride)});
         add({copy_pass(make_layout(1, 1, 1, every), desc.precision(), caps)});
     }
+    return out;
+}
+
+// Real transforms (Transform::r2c, c2r) in steps: complex sub-problems planned as any other,
+// and real steps (RealStep) between them, each reading and writing a place in the real plan's
+// buffers. Along the halved dim of n points (M = n / 2, m = n / 2 + 1):
+//   r2c, even n with unit real stride there: the M-point transform of the reals read as complex
+//       pairs, into the output, then split in place; the other dims after, in place in the
+//       output.
+//   c2r, even n likewise: the other dims first, from the input into scratch (the input is only
+//       read); join into the output read as complex pairs, then the M-point transform in place.
+//   Otherwise: through a region of scratch holding n complex points per row: widen, transform,
+//       crop (r2c); mirror, transform, narrow (c2r).
+// A real transform runs its inverse as the complex ones do, conjugated on its first load and its
+// last store; every step between computes forward transforms.
+
+// Where a step finds or leaves its data: a buffer and the element of it where the data begin.
+struct Place {
+    BufferRole role = BufferRole::output;
+    uint64_t at = 0;
+    bool operator==(const Place&) const = default;
+};
+
+// The same place for both placements of the whole transform (out of place, in place).
+using Places = std::array<Place, 2>;
+Places both(Place p) { return {p, p}; }
+
+class RealPlanBuilder {
+public:
+    RealPlanBuilder(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
+                    TwiddleTableBuilder& table, uint64_t region)
+        : caps_(caps), options_(options), table_(table), region_(region) {
+        out_.desc = desc;
+        out_.scratch_elements_out_of_place = out_.scratch_elements_in_place = region;
+    }
+
+    // Appends the passes of `p`, a complex sub-problem's plan, which reads `src` and writes `dst`;
+    // it runs in place where those are one place. Its dim d is the real problem's dims[d].
+    void complex(LogicalPlan p, const std::vector<int>& dims, const Places& src, const Places& dst) {
+        for (Pass& pass : p.passes)
+            if (pass.dim >= 0) pass.dim = dims[pass.dim];
+        for (size_t i = 0; i < 2; ++i) {
+            const Place s = normal(src[i], i), d = normal(dst[i], i);
+            const Placement own = s == d ? Placement::in_place : Placement::out_of_place;
+            auto map = [&](BufferRole role, uint64_t at) {
+                if (role == BufferRole::input) return Place{s.role, s.at + at};
+                if (role == BufferRole::output) return Place{d.role, d.at + at};
+                return Place{BufferRole::scratch, region_ + at};
+            };
+            for (const Route& r : p.routes(own)) {
+                const Place a = map(r.src, r.src_at), b = map(r.dst, r.dst_at);
+                routes(i).push_back(Route{a.role, b.role, a.at, b.at});
+            }
+            const uint64_t used =
+                own == Placement::in_place ? p.scratch_elements_in_place : p.scratch_elements_out_of_place;
+            if (used) scratch(i) = std::max(scratch(i), region_ + used);
+        }
+        out_.passes.insert(out_.passes.end(), p.passes.begin(), p.passes.end());
+    }
+
+    // Appends one pass of real step `step` over rows of n points: along the row, `src_stride`
+    // and `dst_stride` apart; `rows` the other dims (count, source and destination strides).
+    void step(RealStep step, uint64_t n, uint64_t src_stride, uint64_t dst_stride,
+              const std::vector<PassKernel::BatchDim>& rows, const Places& src, const Places& dst) {
+        PassKernel k;
+        k.kind = KernelKind::real;
+        k.precision = out_.desc.precision();
+        k.length = k.radix = static_cast<uint32_t>(n);
+        k.real_step = step;
+        k.src_stride = static_cast<uint32_t>(src_stride);
+        k.dst_stride = static_cast<uint32_t>(dst_stride);
+        for (const auto& r : rows)
+            if (r.count > 1) k.batch_dims.push_back(r);
+        if (step == RealStep::split || step == RealStep::join)
+            k.table_offset = table_.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 4 + 1));
+        k.workgroup_size = k.threads_per_column =
+            std::min({caps_.max_workgroup_invocations, caps_.max_workgroup_size[0], kRealStepWorkgroup});
+        Pass pass;
+        pass.dim = static_cast<int>(out_.desc.dims().size()) - 1;
+        pass.columns = 1;
+        for (const auto& r : k.batch_dims) pass.columns *= r.count;
+        pass.tiles = pass.workgroups =
+            (pass.columns * k.real_items() + k.workgroup_size - 1) / k.workgroup_size;
+        pass.kernel = std::move(k);
+        out_.passes.push_back(std::move(pass));
+        for (size_t i = 0; i < 2; ++i) {
+            const Place s = normal(src[i], i), d = normal(dst[i], i);
+            routes(i).push_back(Route{s.role, d.role, s.at, d.at});
+        }
+    }
+
+    LogicalPlan take() { return std::move(out_); }
+
+private:
+    static constexpr uint32_t kRealStepWorkgroup = 256;
+
+    // In place the input is the output buffer: one name for it, so that equal places compare equal.
+    static Place normal(Place p, size_t placement) {
+        if (placement == 1 && p.role == BufferRole::input) p.role = BufferRole::output;
+        return p;
+    }
+    std::vector<Route>& routes(size_t i) { return i == 0 ? out_.out_of_place : out_.in_place; }
+    uint64_t& scratch(size_t i) {
+        return i == 0 ? out_.scratch_elements_out_of_place : out_.scratch_elements_in_place;
+    }
+
+    const DeviceCaps& caps_;
+    const Options& options_;
+    TwiddleTableBuilder& table_;
+    uint64_t region_;  // scratch elements the real plan keeps for itself, before any sub-problem's
+    LogicalPlan out_;
+};
+
+// Fuses a real transform's split (r2c) or join (c2r) into its half-length transform `p`
+// (PassKernel::split_store, join_load) where that is one Stockham pass of whole columns whose
+// tile fits the shared memory for split's exchange; returns whether it did.
+bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, const DeviceCaps& caps, const Options& options,
+                    TwiddleTableBuilder& table) {
+    if (p.passes.size() != 1) return false;
+    PassKernel& k = p.passes[0].kernel;
+    if (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 || k.stages.empty() ||
+        !k.points_contiguous || k.rader_prime || k.chirp_length || k.exchange_rounds > 2)
+        return false;
+    if (step == RealStep::join) {
+        if (k.staged_load) return false;  // tiles of rows of M points; join's rows have M + 1
+        k.join_load = true;
+        k.real_offset = table.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 2));
+        return true;
+    }
+    if (k.shared_bytes == 0) {
+        // Split's exchange holds the tile: both components at once if they fit, else one at a time.
+        const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
+        const uint32_t limit = options.max_shared_memory
+                                   ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
+                                   : caps.max_shared_memory_bytes / 2;
+        const uint64_t words = exchange_array_words(uint64_t(k.columns_per_workgroup) * k.radix, 1);
+        k.exchange_rounds = 2 * words * word <= limit ? 1 : 2;
+        if (words * word > limit) return false;
+        k.shared_bytes = static_cast<uint32_t>((k.exchange_rounds == 1 ? 2 : 1) * words * word);
+    }
+    k.split_store = true;
+    k.staged_store = false;
+    k.real_offset = table.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 4 + 1));
+    return true;
+}
+
+LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
+                      TwiddleTableBuilder& table) {
+    const bool r2c = desc.transform() == Transform::r2c;
+    const Dim h = desc.dims().back();
+    const uint64_t n = h.n, half = n / 2, m = n / 2 + 1;
+    // Strides on the real side.
+    auto real_stride = [&](const Dim& d) { return r2c ? d.in_stride : d.out_stride; };
+    // The other transform dims and the batch dims: rows along the halved dim.
+    std::vector<Dim> others(desc.dims().begin(), desc.dims().end() - 1), rows = others;
+    rows.insert(rows.end(), desc.batch_dims().begin(), desc.batch_dims().end());
+    const bool other_dims = std::any_of(others.begin(), others.end(), [](const Dim& d) { return d.n > 1; });
+    // Reals read or written as complex pairs: unit stride along the halved dim, even strides
+    // elsewhere.
+    const bool pairs = n % 2 == 0 && real_stride(h) == 1 &&
+                       std::all_of(rows.begin(), rows.end(),
+                                   [&](const Dim& d) { return d.n == 1 || real_stride(d) % 2 == 0; });
+    // Packed strides for a scratch region of `points` complex values per row.
+    auto packed = [&](uint64_t points) {
+        std::vector<uint64_t> s;
+        uint64_t stride = points;
+        for (const Dim& d : rows) {
+            s.push_back(stride);
+            stride *= d.n;
+        }
+        s.push_back(stride);  // the region's size
+        return s;
+    };
+    const uint64_t row_count = desc.batch() * (desc.length() / n);
+    // c2r through scratch when other dims precede: m points per row there.
+    const bool staged = !r2c && other_dims;
+    const uint64_t region = (pairs ? 0 : row_count * n) + (staged ? row_count * m : 0);
+    const uint64_t wide_at = staged ? row_count * m : 0;  // the n-point rows, after the staged spectrum
+    const auto wide = packed(n), spectrum = packed(m);
+
+    // The plan of a complex sub-problem of the desc's precision.
+    auto sub = [&](std::vector<Dim> dims, std::vector<Dim> batch) {
+        return plan_complex(FftDesc::guru(dims, batch).with_precision(desc.precision()), caps, options,
+                            table);
+    };
+    auto batch_dims = [&](auto src, auto dst) {
+        std::vector<PassKernel::BatchDim> out;
+        for (size_t i = 0; i < rows.size(); ++i)
+            out.push_back({static_cast<uint32_t>(rows[i].n), static_cast<uint32_t>(src(i)),
+                           static_cast<uint32_t>(dst(i))});
+        return out;
+    };
+    auto dims_with = [&](auto stride_in, auto stride_out) {
+        std::vector<Dim> out;
+        for (size_t i = 0; i < rows.size(); ++i) out.push_back({rows[i].n, stride_in(i), stride_out(i)});
+        return out;
+    };
+    // The dims of the sub-problems as the real problem's: the halved dim's, or the others'.
+    const std::vector<int> halved_dim{static_cast<int>(others.size())};
+    std::vector<int> other_dim_indices(others.size());
+    std::iota(other_dim_indices.begin(), other_dim_indices.end(), 0);
+    const Place input{BufferRole::input}, output{BufferRole::output};
+    const Place wide_place{BufferRole::scratch, wide_at}, spectrum_place{BufferRole::scratch, 0};
+    RealPlanBuilder b(desc, caps, options, table, region);
+
+    if (r2c) {
+        if (pairs) {
+            // Complex strides of the reals: half of theirs.
+            LogicalPlan half_plan =
+                sub({{half, 1, h.out_stride}}, dims_with([&](size_t i) { return rows[i].in_stride / 2; },
+                                                         [&](size_t i) { return rows[i].out_stride; }));
+            const bool fused = fuse_real_step(half_plan, RealStep::split, n, caps, options, table);
+            b.complex(std::move(half_plan), halved_dim, both(input), both(output));
+            if (!fused)
+                b.step(RealStep::split, n, h.out_stride, h.out_stride,
+                       batch_dims([&](size_t i) { return rows[i].out_stride; },
+                                  [&](size_t i) { return rows[i].out_stride; }),
+                       both(output), both(output));
+        } else {
+            b.step(RealStep::widen, n, h.in_stride, 1,
+                   batch_dims([&](size_t i) { return rows[i].in_stride; }, [&](size_t i) { return wide[i]; }),
+                   both(input), both(wide_place));
+            b.complex(sub({{n, 1, 1}},
+                          dims_with([&](size_t i) { return wide[i]; }, [&](size_t i) { return wide[i]; })),
+                      halved_dim, both(wide_place), both(wide_place));
+            b.step(
+                RealStep::crop, n, 1, h.out_stride,
+                batch_dims([&](size_t i) { return wide[i]; }, [&](size_t i) { return rows[i].out_stride; }),
+                both(wide_place), both(output));
+        }
+        if (other_dims) {
+            // The other dims of the half spectrum, in place in the output.
+            std::vector<Dim> dims, batch{{m, h.out_stride, h.out_stride}};
+            for (const Dim& d : others) dims.push_back({d.n, d.out_stride, d.out_stride});
+            for (const Dim& d : desc.batch_dims()) batch.push_back({d.n, d.out_stride, d.out_stride});
+            b.complex(sub(dims, batch), other_dim_indices, both(output), both(output));
+        }
+        return b.take();
+    }
+
+    // c2r. The half spectrum: in the input, or in scratch after the other dims' transforms.
+    Place spec = input;
+    uint64_t spec_stride = h.in_stride;
+    auto spec_row = [&](size_t i) { return staged ? spectrum[i] : rows[i].in_stride; };
+    if (staged) {
+        std::vector<Dim> dims, batch{{m, h.in_stride, 1}};
+        for (size_t i = 0; i < others.size(); ++i)
+            dims.push_back({others[i].n, others[i].in_stride, spectrum[i]});
+        for (size_t i = others.size(); i < rows.size(); ++i)
+            batch.push_back({rows[i].n, rows[i].in_stride, spectrum[i]});
+        b.complex(sub(dims, batch), other_dim_indices, both(input), both(spectrum_place));
+        spec = spectrum_place;
+        spec_stride = 1;
+    }
+    LogicalPlan joined;
+    if (pairs) {
+        // The half-length transform reading join's outputs straight from the half spectrum.
+        joined = sub({{half, spec_stride, 1}},
+                     dims_with(spec_row, [&](size_t i) { return rows[i].out_stride / 2; }));
+    }
+    if (pairs && fuse_real_step(joined, RealStep::join, n, caps, options, table)) {
+        b.complex(std::move(joined), halved_dim, both(spec), both(output));
+    } else if (pairs) {
+        b.step(RealStep::join, n, spec_stride, 1,
+               batch_dims(spec_row, [&](size_t i) { return rows[i].out_stride / 2; }), both(spec),
+               both(output));
+        b.complex(sub({{half, 1, 1}}, dims_with([&](size_t i) { return rows[i].out_stride / 2; },
+                                                [&](size_t i) { return rows[i].out_stride / 2; })),
+                  halved_dim, both(output), both(output));
+    } else {
+        b.step(RealStep::mirror, n, spec_stride, 1, batch_dims(spec_row, [&](size_t i) { return wide[i]; }),
+               both(spec), both(wide_place));
+        b.complex(
+            sub({{n, 1, 1}}, dims_with([&](size_t i) { return wide[i]; }, [&](size_t i) { return wide[i]; })),
+            halved_dim, both(wide_place), both(wide_place));
+        b.step(RealStep::narrow, n, 1, h.out_stride,
+               batch_dims([&](size_t i) { return wide[i]; }, [&](size_t i) { return rows[i].out_stride; }),
+               both(wide_place), both(output));
+    }
+    return b.take();
+}
+
+}  // namespace
+
+LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
+    check_problem(desc, caps, options);
+    TwiddleTableBuilder table;
+    LogicalPlan out = desc.transform() == Transform::c2c ? plan_complex(desc, caps, options, table)
+                                                         : plan_real(desc, caps, options, table);
     const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
     for (const Pass& p : out.passes)
         if (p.workgroups > max_groups)
             throw UnsupportedError("batch " + std::to_string(desc.batch()) + " needs " +
                                    std::to_string(p.workgroups) +
                                    " workgroups, over the device's dispatch limit");
+    for (Placement p : {Placement::out_of_place, Placement::in_place})
+        if (out.scratch_bytes(p) > caps.max_storage_buffer_range)
+            throw UnsupportedError("the plan needs " + std::to_string(out.scratch_bytes(p)) +
+                                   " bytes of scratch, over the device's maxStorageBufferRange of " +
+                                   std::to_string(caps.max_storage_buffer_range));
     out.twiddles = table.take();
     out.spectra = table.take_spectra();
     return out;

@@ -92,7 +92,8 @@ void check_view(const Context::State& s, const char* name, const BufferView& v, 
                                std::to_string(s.caps.max_storage_buffer_range));
 }
 
-// Checks the input and output views and returns the placement they make.
+// Checks the input and output views and returns the placement they make. Views start on a
+// complex element, also those of real arrays, which some passes read or write as complex pairs.
 Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in,
                        const BufferView& out) {
     const uint32_t element = complex_bytes(desc.precision());
@@ -101,6 +102,10 @@ Placement check_in_out(const Context::State& s, const FftDesc& desc, const Buffe
     const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
     if (!in_place && overlap(in, desc.input_bytes(), out, desc.output_bytes()))
         throw Error("Plan::record: input and output overlap without being the same range");
+    const uint64_t both_sides = std::max(desc.input_bytes(), desc.output_bytes());
+    if (in_place && std::min(in.size, out.size) < both_sides)
+        throw Error("Plan::record: in place, the range holds " + std::to_string(std::min(in.size, out.size)) +
+                    " bytes; the transform's input and output need " + std::to_string(both_sides));
     if (in_place && !desc.same_layouts())
         throw Error(
             "Plan::record: in place (input and output the same range) needs the same input and output "
@@ -119,10 +124,12 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
         const auto& k = p.logical.passes[i].kernel;
-        const std::string name = k.kind == KernelKind::direct
-                                     ? "direct-n" + std::to_string(k.length)
-                                     : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) +
-                                           "-s" + std::to_string(k.span);
+        const std::string name =
+            k.kind == KernelKind::direct ? "direct-n" + std::to_string(k.length)
+            : k.kind == KernelKind::real
+                ? "real-" + std::to_string(static_cast<int>(k.real_step)) + "-n" + std::to_string(k.length)
+                : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
+                      std::to_string(k.span);
         p.kernels.emplace_back(*p.state, codegen::generate_pass_kernel(k), name, codegen::kPassBindings,
                                push_bytes);
     }
@@ -158,6 +165,10 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     if (cmd == VK_NULL_HANDLE) throw Error("Plan::record: command buffer is null");
     if (direction != Direction::forward && direction != Direction::inverse)
         throw Error("Plan::record: direction is not a Direction value");
+    if (desc.transform() == Transform::r2c && direction != Direction::forward)
+        throw Error("Plan::record: an r2c plan runs forward only (its inverse is a c2r plan)");
+    if (desc.transform() == Transform::c2r && direction != Direction::inverse)
+        throw Error("Plan::record: a c2r plan runs inverse only (its forward is an r2c plan)");
     const Placement placement = check_in_out(s, desc, in, out);
     const uint64_t scratch_bytes = p.logical.scratch_bytes(placement);
     if (scratch_bytes > 0) {
@@ -167,9 +178,14 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
             throw Error("Plan::record: scratch overlaps the input or output");
     }
 
+    // In place, one range holds both sides (of different extents for real transforms); the
+    // passes read and write it through the output's binding.
+    const uint64_t out_range = placement == Placement::in_place
+                                   ? std::max(desc.input_bytes(), desc.output_bytes())
+                                   : desc.output_bytes();
     const Binding bindings[] = {
         bind(s, in, desc.input_bytes(), element),
-        bind(s, out, desc.output_bytes(), element),
+        bind(s, out, out_range, element),
         scratch_bytes ? bind(s, scratch, scratch_bytes, element) : Binding{},
     };
     auto binding = [&](BufferRole role) { return bindings[static_cast<int>(role)]; };
@@ -180,9 +196,13 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     const size_t count = p.logical.passes.size();
     for (size_t i = 0; i < count; ++i) {
         const Binding src = binding(routes[i].src), dst = binding(routes[i].dst);
+        const PassKernel& k = p.logical.passes[i].kernel;
         codegen::PassParams params;
-        params.src_offset = static_cast<uint32_t>(src.element_offset + routes[i].src_at);
-        params.dst_offset = static_cast<uint32_t>(dst.element_offset + routes[i].dst_at);
+        // Offsets in elements of the kernel's view: reals count twice.
+        params.src_offset =
+            static_cast<uint32_t>((src.element_offset + routes[i].src_at) * (k.reads_real() ? 2 : 1));
+        params.dst_offset =
+            static_cast<uint32_t>((dst.element_offset + routes[i].dst_at) * (k.writes_real() ? 2 : 1));
         params.columns = static_cast<uint32_t>(p.logical.passes[i].columns);
         params.load_sign = i == 0 && inverse ? -1.0 : 1.0;
         if (i + 1 == count) {

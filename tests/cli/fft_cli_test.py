@@ -252,6 +252,101 @@ class Transforms(CliTest):
                 self.assertEqual((y.dtype, y.shape), (np.complex128, shape))
 
 
+class RealTransforms(CliTest):
+    """twiddle fft --real against numpy's rfft, irfft, rfftn and irfftn."""
+
+    def real(self, x, inverse=False, norm=None, axes=None, n=None):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, x)
+        args = ["fft", x_path, y_path, "--real"]
+        if axes is not None:
+            args += ["--axes", axes]
+        if inverse:
+            args.append("--inverse")
+        if norm is not None:
+            args += ["--norm", norm]
+        if n is not None:
+            args += ["--n", str(n)]
+        run = self.twiddle(*args)
+        self.assertEqual(run.returncode, 0, f"{args}: {run.stderr}")
+        self.assertEqual(run.stdout + run.stderr, "", args)
+        return np.load(y_path)
+
+    def check(self, x, inverse=False, norm="backward", axes=None, n=None):
+        y = self.real(x, inverse, None if norm == "backward" else norm, axes, n)
+        listed = None if axes in (None, "all") else [int(a) for a in axes.split(",")]
+        wide = x.astype(np.complex128 if inverse else np.float64)
+        if axes is None:
+            want = (np.fft.irfft(wide, n=n, norm=norm) if inverse else np.fft.rfft(wide, norm=norm))
+        elif inverse:
+            s = None
+            if n is not None:
+                s = [x.shape[a] for a in (listed or range(x.ndim))]
+                s[-1] = n
+            want = np.fft.irfftn(wide, s=s, axes=listed, norm=norm)
+        else:
+            want = np.fft.rfftn(wide, axes=listed, norm=norm)
+        single = x.dtype in (np.float32, np.complex64)
+        expected_dtype = (np.float32 if single else np.float64) if inverse else (
+            np.complex64 if single else np.complex128)
+        self.assertEqual(y.dtype, np.dtype(expected_dtype))
+        self.assertEqual(y.shape, want.shape)
+        error = relative_error(y.astype(np.complex128), want.astype(np.complex128))
+        self.assertLessEqual(error, 1e-6 if single else 1e-14, f"{x.dtype} {x.shape} axes={axes} n={n}")
+        return y
+
+    def test_rfft_and_irfft(self):
+        rng = np.random.default_rng(40)
+        for i, shape in enumerate([(1,), (2,), (7,), (3, 16), (2, 100), (4, 1000), (1, 97), (2, 4096)]):
+            norm = NORMS[i % 3]
+            for dtype in (np.float32, np.float64):
+                with self.subTest(shape=shape, dtype=dtype, norm=norm):
+                    x = rng.standard_normal(shape).astype(dtype)
+                    spectrum = self.check(x, norm=norm)
+                    # irfft of the spectrum, with the length that gives x back for odd lengths.
+                    self.check(spectrum, inverse=True, norm=norm, n=shape[-1])
+
+    def test_irfft_lengths(self):
+        rng = np.random.default_rng(41)
+        x = (rng.standard_normal((3, 9)) + 1j * rng.standard_normal((3, 9))).astype(np.complex64)
+        for n in (None, 16, 17, 5, 30):  # the default 2 (m - 1), and cropping and padding to n / 2 + 1
+            with self.subTest(n=n):
+                self.check(x, inverse=True, n=n)
+
+    def test_rfftn_and_irfftn(self):
+        rng = np.random.default_rng(42)
+        cases = [((8, 16), "all"), ((5, 6, 7), "all"), ((4, 9, 6), "0,2"), ((6, 10), "1,0"), ((3, 5, 8), "-2"),
+                 ((2, 32, 32), "-2,-1")]
+        for shape, axes in cases:
+            with self.subTest(shape=shape, axes=axes):
+                x = rng.standard_normal(shape).astype(np.float32)
+                spectrum = self.check(x, axes=axes)
+                self.check(spectrum, inverse=True, axes=axes)
+                listed = list(range(len(shape))) if axes == "all" else [int(a) % len(shape) for a in axes.split(",")]
+                self.check(spectrum.astype(np.complex128), inverse=True, axes=axes, n=shape[listed[-1]])
+
+    def test_refusals(self):
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, np.zeros((2, 8), np.complex64))
+        for args, message in [
+            (["--real"], "has dtype complex64; a real transform takes float32 or float64"),
+            (["--n", "8"], "--n sets the output length of an inverse real transform"),
+        ]:
+            run = self.twiddle("fft", x_path, y_path, *args)
+            self.assertEqual(run.returncode, 1, args)
+            self.assertIn(message, run.stderr)
+            self.assertFalse(os.path.exists(y_path))
+        np.save(x_path, np.zeros((2, 8), np.float32))
+        run = self.twiddle("fft", x_path, y_path, "--real", "--inverse")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("an inverse real transform takes a complex64 or complex128 half spectrum", run.stderr)
+        np.save(x_path, np.zeros((2, 1), np.complex64))
+        run = self.twiddle("fft", x_path, y_path, "--real", "--inverse")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("give --n", run.stderr)
+        self.assertFalse(os.path.exists(y_path))
+
+
 class Info(CliTest):
     def info(self, *args):
         run = self.twiddle("info", *args)
@@ -352,8 +447,8 @@ class Refusals(CliTest):
 
     def test_unsupported_dtypes(self):
         x = random_complex64((2, 16), seed=10)
-        self.refuse_array(x.real.copy(), "has dtype float32; this version of twiddle fft transforms "
-                                         "complex64 and complex128 only")
+        self.refuse_array(x.real.copy(), "has dtype float32; twiddle fft transforms complex64 and "
+                                         "complex128")
         self.refuse_array(x.real.astype(np.float64), "has dtype float64")
         self.refuse_array(x.astype(np.clongdouble), "has dtype complex256")
         self.refuse_array(np.arange(16, dtype=np.int32), "has dtype int32")
