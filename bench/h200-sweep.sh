@@ -4,6 +4,7 @@
 # Usage (on the device machine, from the repository root): bench/h200-sweep.sh OUTDIR [bench args]
 # CASES=512,1024 restricts both libraries to those lengths (a short comparison in the same run);
 # SHAPES=256x256,64x64x64 adds arrays transformed over every axis (alone, they replace the sweep).
+# REAL=1 times real-to-complex transforms in both libraries (twiddle bench --real, cufft_bench --r2c).
 set -euo pipefail
 out=${1:?usage: h200-sweep.sh OUTDIR [twiddle bench args]}
 shift
@@ -16,6 +17,6 @@ done
 export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 .h200/twiddle info > "$out/info.json"
-.h200/twiddle bench --out "$out/twiddle.csv" ${CASES:+--n "$CASES"} ${SHAPES:+--shapes "$SHAPES"} "$@" | tee "$out/twiddle.txt"
-.h200/cufft_bench --out "$out/cufft.csv" ${CASES:+--cases "$CASES"} ${SHAPES:+--shapes "$SHAPES"} | tee "$out/cufft.txt"
+.h200/twiddle bench --out "$out/twiddle.csv" ${CASES:+--n "$CASES"} ${SHAPES:+--shapes "$SHAPES"} ${REAL:+--real} "$@" | tee "$out/twiddle.txt"
+.h200/cufft_bench --out "$out/cufft.csv" ${CASES:+--cases "$CASES"} ${SHAPES:+--shapes "$SHAPES"} ${REAL:+--r2c} | tee "$out/cufft.txt"
 python3 bench/compare.py "$out/twiddle.csv" "$out/cufft.csv" | tee "$out/compare.md"

@@ -34,6 +34,7 @@ struct BenchArgs {
     uint32_t reps = 20;
     double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
     bool f64 = false;
+    bool real = false;  // r2c (numpy rfftn over every axis) instead of complex transforms
     bool kernel_stats = false;
     std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
     Options options;
@@ -126,7 +127,8 @@ struct Buffers {
 };
 
 // One case in precision T (float or double): `batch` arrays of `shape`, one after another,
-// each transformed over all of its axes.
+// each transformed over all of its axes (complex to complex, or with --real real to half
+// spectrum). GB/s counts the bytes of the input and of the output once.
 template <typename T>
 Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& shape, const BenchArgs& a,
              double copy) {
@@ -145,7 +147,7 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
             axes.push_back(static_cast<int>(full.size()));
             full.push_back(e);
         }
-        return FftDesc::nd(full, axes).with_precision(precision);
+        return (a.real ? FftDesc::r2c_nd(full, axes) : FftDesc::nd(full, axes)).with_precision(precision);
     };
     const Plan plan(ctx, problem(row.batch), a.options);
     row.passes = plan.passes();
@@ -157,10 +159,11 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
             std::printf("\n");
         }
     }
-    const uint64_t bytes = plan.desc().bytes();
-    if (bytes > buffers.in.size()) throw UnsupportedError("case larger than the benchmark's buffers");
+    const uint64_t in_bytes = plan.desc().input_bytes(), out_bytes = plan.desc().output_bytes();
+    if (std::max(in_bytes, out_bytes) > buffers.in.size())
+        throw UnsupportedError("case larger than the benchmark's buffers");
     Buffer& in = buffers.in;
-    const BufferView in_view = in.view(0, bytes), out_view = buffers.out.view(0, bytes);
+    const BufferView in_view = in.view(0, in_bytes), out_view = buffers.out.view(0, out_bytes);
     const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
     const BufferView scratch_view =
         scratch_bytes ? buffers.scratch_of(ctx, scratch_bytes).view(0, scratch_bytes) : BufferView{};
@@ -170,27 +173,33 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
     // Random rows, repeated after an odd number of rows (about 2^20 values), so that no
     // power-of-two stride between tiles meets equal data: drawing all 2^26 values took longer
     // than timing a case.
+    // Words of T: one per real, two per complex value. A real array's values pair up into the
+    // complex values the reference reads (cpu::buffer_slots).
+    const uint64_t in_words = in_bytes / sizeof(T) / row.batch, out_words = out_bytes / sizeof(T) / row.batch;
     std::mt19937 gen(static_cast<uint32_t>(n));
     std::uniform_real_distribution<float> dist(-1, 1);  // float values in both precisions
-    std::vector<std::complex<T>> x(n * row.batch);
-    const size_t fresh = std::min<size_t>(x.size(), n * (std::max<size_t>(1, (size_t(1) << 20) / n) | 1));
-    for (size_t k = 0; k < fresh; ++k) x[k] = {dist(gen), dist(gen)};
+    std::vector<T> x(in_words * row.batch);
+    const size_t fresh =
+        std::min<size_t>(x.size(), in_words * (std::max<size_t>(1, (size_t(1) << 21) / in_words) | 1));
+    for (size_t k = 0; k < fresh; ++k) x[k] = dist(gen);
     for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
-    in.upload(x.data(), bytes);
+    in.upload(x.data(), in_bytes);
     const uint64_t rows = std::clamp<uint64_t>((uint64_t(1) << 15) / n, 1, row.batch);
-    const uint64_t last = (row.batch - rows) * n;  // first value of the last rows
-    std::vector<std::complex<double>> sample(x.begin(), x.begin() + long(rows * n));
-    sample.insert(sample.end(), x.begin() + long(last), x.end());
-    std::vector<std::complex<double>> want(sample.size());
-    cpu::reference_nd(sample, want, problem(2 * rows), Direction::forward);
+    const uint64_t last = row.batch - rows;  // the first of the last rows
+    std::vector<T> sample(x.begin(), x.begin() + long(rows * in_words));
+    sample.insert(sample.end(), x.begin() + long(last * in_words), x.end());
+    std::vector<std::complex<double>> sample_values(sample.size() / 2), want(rows * out_words);
+    for (size_t k = 0; k < sample_values.size(); ++k) sample_values[k] = {sample[2 * k], sample[2 * k + 1]};
+    cpu::reference_nd(sample_values, want, problem(2 * rows), Direction::forward);
     ctx.submit([&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
         plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
         vk::record_full_barrier(cmd);
     });
-    std::vector<std::complex<T>> got(2 * rows * n);
-    buffers.out.download(got.data(), rows * n * sizeof got[0]);
-    buffers.out.download(got.data() + rows * n, rows * n * sizeof got[0], last * sizeof got[0]);
+    std::vector<std::complex<T>> got(rows * out_words);
+    const uint64_t half = rows * out_words / 2 * sizeof got[0];
+    buffers.out.download(got.data(), half);
+    buffers.out.download(got.data() + rows * out_words / 2, half, last * out_words * sizeof(T));
     row.rel_l2 = cpu::relative_l2(got, want);
     if (!(row.rel_l2 <= a.max_error)) {
         row.status = "failed: error over bound";
@@ -199,7 +208,7 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
     row.ms = time_median(ctx, a.reps, [&](VkCommandBuffer cmd) {
         plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
     });
-    row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
+    row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
     row.copy_fraction = row.gbps / copy;
     row.status = "ok";
     return row;
@@ -270,6 +279,9 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--max-error", a->max_error,
                     "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)");
     cmd->add_flag("--f64", a->f64, "Double precision (complex128) instead of single");
+    cmd->add_flag("--real", a->real,
+                  "Real-to-complex transforms (numpy rfftn over every axis): 2^total reals per case, GB/s "
+                  "counting the reals read and the half spectrum written");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
     cmd->add_option("--copy-shared", a->copy_shared,
@@ -323,6 +335,8 @@ void add_bench_command(CLI::App& app) {
             std::printf("copy with %u bytes of shared memory per 256-invocation workgroup: %.1f GB/s\n",
                         shared, copy_gbps(ctx, copy_bytes, args.reps, shared));
         }
+        // Complex values per array, which bound the bytes of any case (an r2c output of n / 2 + 1
+        // points per row takes at most as many bytes as n complex values).
         uint64_t largest = 0;
         const uint64_t element = args.f64 ? 16 : 8;
         if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 5e-7;

@@ -1,12 +1,24 @@
-// cufft_bench: throughput and accuracy of cuFFT batched single-precision C2C forward transforms,
-// 1D and multi-dimensional, the NVIDIA baseline for `twiddle bench`. Standalone: needs only the
-// CUDA runtime and cuFFT.
+// cufft_bench: throughput and accuracy of cuFFT batched single-precision C2C (or R2C) forward
+// transforms, 1D and multi-dimensional, the NVIDIA baseline for `twiddle bench`. Standalone: needs
+// only the CUDA runtime and cuFFT.
 //
-//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST] [--z2z]
+//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST]
+//               [--z2z | --r2c]
 //
 // --z2z times double-precision Z2Z transforms of the same values instead (16 bytes per value in
 // GB/s). Its rel_l2 is then the round trip's error: forward, inverse, scaled by 1/N, against the
 // input, as there is no more precise transform on the device to compare with.
+//
+// --r2c times single-precision R2C transforms instead (numpy rfftn semantics, the counterpart of
+// `twiddle bench --real`): each case holds 2^total REAL values, batch = max(1, 2^total / N) real
+// arrays of the shape, packed, in, and as many half spectra, packed, out: the last axis of N_last
+// points has N_last/2+1 complex points, N/N_last*(N_last/2+1) per array. The plan is the same
+// cufftMakePlanMany64 one with CUFFT_R2C, inembed = the shape, onembed = the shape with its last
+// extent halved, idist = N, odist = N/N_last*(N_last/2+1). GB/s = batch * (N * 4 +
+// N/N_last*(N_last/2+1) * 8) / seconds / 1e9 (reals read + half spectrum written). The input is one
+// float per real value, drawn in memory order from the generator described below. Accuracy is
+// checked as below with ref a cuFFT D2Z transform (out of place, same shape and batch) of those
+// values upcast to double, over the half spectra of the whole batch.
 //
 // A case is a shape: a length N from --cases (1D), or a C-order array such as 256x256 or 64x64x64
 // from --shapes, transformed over ALL its axes (numpy fftn semantics). N is the product of the
@@ -124,10 +136,15 @@ const char* cufft_error_name(cufftResult r) {
 struct Shape {
     std::vector<uint64_t> dims;
 
-    uint64_t size() const {  // complex values in one array, N
+    uint64_t size() const {  // values in one array, N
         uint64_t n = 1;
         for (const uint64_t d : dims) n *= d;
         return n;
+    }
+    Shape half() const {  // an R2C output (numpy rfftn): the last extent n becomes n/2+1
+        Shape h = *this;
+        h.dims.back() = h.dims.back() / 2 + 1;
+        return h;
     }
     std::string name() const {  // "1024", "256x256", "64x64x64"
         std::string s;
@@ -137,9 +154,10 @@ struct Shape {
 };
 
 struct Args {
-    unsigned total_log2 = 26;  // complex values per case = 2^total_log2
+    unsigned total_log2 = 26;  // values per case = 2^total_log2 (complex; real with --r2c)
     unsigned reps = 20;        // timed executions per case
     bool z2z = false;          // double precision instead of single
+    bool r2c = false;          // real input, half spectrum out, instead of complex to complex
     std::string out;           // CSV path, empty for none
     std::vector<Shape> cases;  // --cases (rank 1) first, then --shapes
 };
@@ -153,8 +171,9 @@ void usage(FILE* f) {
     std::fprintf(
         f,
         "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST] "
-        "[--z2z]\n"
-        "  --total LOG2   complex values per case = 2^LOG2, batch = max(1, 2^LOG2 / N) (default 26)\n"
+        "[--z2z | --r2c]\n"
+        "  --total LOG2   values per case = 2^LOG2 (complex; real with --r2c), batch = max(1, 2^LOG2 / N)\n"
+        "                 (default 26)\n"
         "  --reps R       timed executions per case, median reported (default 20)\n"
         "  --out FILE     also write the results as CSV\n"
         "  --cases LIST   comma-separated 1D lengths N, e.g. 100,1000,1536,4095,10007\n"
@@ -162,7 +181,9 @@ void usage(FILE* f) {
         "                 256x256,1024x1024,64x64x64 (rank 1 to 3; N = product of the extents)\n"
         "                 (default without --cases and --shapes: N = 2^3 .. 2^24, plus 2^25 .. 2^27\n"
         "                 where N <= 2^LOG2; with either, just the cases given, --cases first)\n"
-        "  --z2z          double-precision Z2Z instead of C2C; rel_l2 is the round trip's error\n");
+        "  --z2z          double-precision Z2Z instead of C2C; rel_l2 is the round trip's error\n"
+        "  --r2c          single-precision R2C (numpy rfftn over all axes) instead of C2C: real arrays in,\n"
+        "                 the last axis's N_last/2+1 points out; rel_l2 against a D2Z of the same values\n");
 }
 
 [[noreturn]] void bad_usage(const std::string& msg) {
@@ -224,6 +245,10 @@ Args parse_args(int argc, char** argv) {
             a.z2z = true;
             continue;
         }
+        if (arg == "--r2c") {
+            a.r2c = true;
+            continue;
+        }
         // Accept both "--opt value" and "--opt=value".
         std::string key = arg, value;
         bool have_value = false;
@@ -249,6 +274,8 @@ Args parse_args(int argc, char** argv) {
         else
             shapes = value;
     }
+    if (a.z2z && a.r2c)
+        bad_usage("--z2z (double-precision Z2Z) and --r2c (single-precision R2C) exclude each other");
     if (!cases.empty())
         for (const std::string& c : split(cases, ','))
             a.cases.push_back(Shape{{parse_uint("--cases", c, 1, kMaxN)}});
@@ -318,18 +345,23 @@ double copy_ms(cudaStream_t stream, uint64_t bytes, unsigned reps) {
 }
 
 // Creates a batched plan over all axes of `shape`, arrays packed one after another (inembed =
-// onembed = the shape, stride 1, idist = odist = N). The 64-bit variant of cufftPlanMany is used
-// so that N * batch beyond 2^31 cannot overflow; with batch 1 it is the plan cufftPlan1d/2d/3d makes.
+// onembed = the shape, stride 1, idist = odist = N). For R2C and D2Z the output arrays are half
+// spectra, so onembed = shape.half() and odist = its size; the transform lengths stay the real
+// shape's. The 64-bit variant of cufftPlanMany is used so that N * batch beyond 2^31 cannot
+// overflow; with batch 1 it is the plan cufftPlan1d/2d/3d makes.
 cufftHandle make_plan(cudaStream_t stream, const Shape& shape, uint64_t batch, cufftType type) {
     cufftHandle plan;
     CUFFT_CHECK(cufftCreate(&plan));
     CUFFT_CHECK(cufftSetStream(plan, stream));
+    const Shape out = type == CUFFT_R2C || type == CUFFT_D2Z ? shape.half() : shape;
     std::vector<long long> len(shape.dims.begin(), shape.dims.end());
-    const long long dist = static_cast<long long>(shape.size());
+    std::vector<long long> onembed(out.dims.begin(), out.dims.end());
+    const long long idist = static_cast<long long>(shape.size());
+    const long long odist = static_cast<long long>(out.size());
     size_t work = 0;
-    // Advanced layout spelled out: embed = the shape itself, i.e. arrays packed.
-    CUFFT_CHECK(cufftMakePlanMany64(plan, static_cast<int>(len.size()), len.data(), len.data(), 1, dist,
-                                    len.data(), 1, dist, type, static_cast<long long>(batch), &work));
+    // Advanced layout spelled out: embed = the arrays' own shapes, i.e. arrays packed.
+    CUFFT_CHECK(cufftMakePlanMany64(plan, static_cast<int>(len.size()), len.data(), len.data(), 1, idist,
+                                    onembed.data(), 1, odist, type, static_cast<long long>(batch), &work));
     return plan;
 }
 
@@ -360,12 +392,19 @@ struct Row {
     double ms = 0, gbps = 0, rel_l2 = 0;
 };
 
-// One case, 1D or multi-dimensional: the same steps for both, only the plan's rank differs.
-Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
+// A case's row before it runs: the shape and its batch, 2^total values (complex, or real with
+// --r2c) in all.
+Row new_row(const Shape& shape, const Args& a) {
     Row row;
     row.shape = shape.name();
     row.n = shape.size();
     row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / row.n);
+    return row;
+}
+
+// One case, 1D or multi-dimensional: the same steps for both, only the plan's rank differs.
+Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
+    Row row = new_row(shape, a);
     const uint64_t count = row.n * row.batch;  // complex values
     const uint64_t bytes = count * sizeof(cufftComplex);
 
@@ -438,6 +477,63 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     return row;
 }
 
+// One --r2c case: the steps of run_case's single-precision path, with real arrays in and half
+// spectra out, and a D2Z reference.
+Row run_r2c_case(cudaStream_t stream, const Shape& shape, const Args& a) {
+    Row row = new_row(shape, a);
+    const uint64_t count = row.n * row.batch;                    // real values in
+    const uint64_t out_count = shape.half().size() * row.batch;  // complex values out
+    const uint64_t in_bytes = count * sizeof(cufftReal), out_bytes = out_count * sizeof(cufftComplex);
+
+    // Input on the host: one value per real, from the generator and distribution run_case draws
+    // its real and imaginary parts from, in memory order.
+    std::vector<cufftReal> h_in(count);
+    {
+        std::mt19937 gen(static_cast<uint32_t>(row.n));
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        for (auto& v : h_in) v = dist(gen);
+    }
+
+    // Out of place, where cuFFT overwrites the input of C2R transforms only: every execution reads
+    // the same values.
+    cufftReal* d_in = nullptr;
+    cufftComplex* d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_in, in_bytes));
+    CUDA_CHECK(cudaMalloc(&d_out, out_bytes));
+    copy_sync(stream, d_in, h_in.data(), in_bytes, cudaMemcpyHostToDevice);
+    cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_R2C);
+    row.ms = time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecR2C(plan, d_in, d_out)); });
+    row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
+    std::vector<cufftComplex> h_out(out_count);
+    copy_sync(stream, h_out.data(), d_out, out_bytes, cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(plan));
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+
+    // Double-precision reference of the same (f32) input values, same shape, whole batch. Out of
+    // place, as in place would need the padded real layout, not the packed one timed.
+    std::vector<cufftDoubleReal> h_real(h_in.begin(), h_in.end());
+    std::vector<cufftReal>().swap(h_in);  // release host memory early
+    cufftDoubleReal* d_real = nullptr;
+    cufftDoubleComplex* d_ref = nullptr;
+    const uint64_t real_bytes = count * sizeof(cufftDoubleReal);
+    const uint64_t ref_bytes = out_count * sizeof(cufftDoubleComplex);
+    CUDA_CHECK(cudaMalloc(&d_real, real_bytes));
+    CUDA_CHECK(cudaMalloc(&d_ref, ref_bytes));
+    copy_sync(stream, d_real, h_real.data(), real_bytes, cudaMemcpyHostToDevice);
+    std::vector<cufftDoubleReal>().swap(h_real);
+    cufftHandle ref_plan = make_plan(stream, shape, row.batch, CUFFT_D2Z);
+    CUFFT_CHECK(cufftExecD2Z(ref_plan, d_real, d_ref));
+    std::vector<cufftDoubleComplex> h_ref(out_count);
+    copy_sync(stream, h_ref.data(), d_ref, ref_bytes, cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(ref_plan));
+    CUDA_CHECK(cudaFree(d_real));
+    CUDA_CHECK(cudaFree(d_ref));
+
+    row.rel_l2 = relative_l2(h_out, h_ref, 1.0L);  // over the half spectra, as numpy's rfftn returns
+    return row;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -495,7 +591,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     bool bad_error = false;
     for (const Shape& shape : a.cases) {
-        const Row r = run_case(stream, shape, a);
+        const Row r = a.r2c ? run_r2c_case(stream, shape, a) : run_case(stream, shape, a);
         std::printf("%16s %10llu %10llu %10.4f %10.1f %10.2e\n", r.shape.c_str(),
                     static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.batch), r.ms,
                     r.gbps, r.rel_l2);

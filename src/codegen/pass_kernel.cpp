@@ -613,13 +613,18 @@ std::string generate_pass_kernel(const PassKernel& k) {
            strided("(t - jj) * " + u(R) + " + jj", k.dst_stride) + ";");
     if (staged) emit_tile_extent("tile", "");
 
+    // A fused split takes each column's pairs in the column's own invocations where they store
+    // runs of at least this many points; shorter columns spread the tile's pairs over the
+    // workgroup.
+    constexpr uint32_t kSplitRun = 8;
     // In a loop, the previous tile's last shared reads must finish before this tile's first
     // writes.
     const Scope stage_scope = k.points_contiguous ? Scope::column : Scope::workgroup;
     std::optional<Scope> last_scope;  // of the loop body's last exchange
     if (k.staged_load) last_scope = Scope::workgroup;
     if (k.stages.size() > 1) last_scope = stage_scope;
-    if (k.staged_store || k.split_store) last_scope = Scope::workgroup;
+    if (k.staged_store || (k.split_store && TPC < kSplitRun)) last_scope = Scope::workgroup;
+    if (k.split_store && TPC >= kSplitRun) last_scope = stage_scope;
     SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
     // A staged tile in shared memory holds its columns as contiguous runs of R points.
     auto tile_index = [&](uint32_t offset) { return "lc * " + u(R) + " + i + " + u(offset); };
@@ -781,7 +786,43 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto scaled = [&](const std::string& x) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
     };
-    if (k.split_store) {
+    if (k.split_store && TPC >= kSplitRun) {
+        // PassKernel::split_store: the column's outputs into shared memory, then invocation i
+        // takes the pairs k = i + r * TPC, R - k (k <= R / 2): neighbouring invocations store
+        // neighbouring points, up and down.
+        const uint32_t pairs = R / 2 + 1, count = (pairs + TPC - 1) / TPC;
+        std::vector<SharedExchange::Move> writes, reads;
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            writes.push_back({out[r], shared_index("i + " + u(sl.offset)), "false", sl.guard});
+        }
+        auto guard = [&](uint32_t r) {
+            return (r + 1) * TPC > pairs ? "i + " + u(r * TPC) + " < " + u(pairs) : std::string();
+        };
+        for (uint32_t r = 0; r < count; ++r) {
+            const std::string kk = "(i + " + u(r * TPC) + ")";
+            w.line(C + " " + numbered("sa", r) + ", " + numbered("sb", r) + ";");
+            reads.push_back({numbered("sa", r), shared_index(kk), "false", guard(r)});
+            reads.push_back({numbered("sb", r),
+                             shared_index("(" + kk + " == 0u ? 0u : " + u(R) + " - " + kk + ")"), "false",
+                             guard(r)});
+        }
+        exchange(stage_scope, writes, reads);
+        w.open("if (live)");
+        for (uint32_t r = 0; r < count; ++r) {
+            w.open(guard(r).empty() ? "" : "if (" + guard(r) + ")");
+            w.line("uint sk = i + " + u(r * TPC) + ", sm = " + u(R) + " - sk;");
+            // a = Z_k, b = conj(Z_{R-k}), X_k = e + t, X_{R-k} = conj(e - t), t = W^k (a - b) / 2i.
+            w.line(C + " a = " + numbered("sa", r) + ", b = " + conj(numbered("sb", r)) + ";");
+            w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
+            w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
+            w.line("dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
+            w.line("if (sm != sk) dst[dst_base + " + strided("sm", k.dst_stride) +
+                   "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
+            w.close();
+        }
+        w.close();
+    } else if (k.split_store) {
         // PassKernel::split_store: the tile's columns into shared memory, then the pairs k, R - k
         // (k <= R / 2) of all of them spread over the workgroup, column by column, so that
         // neighbouring invocations store neighbouring points.
