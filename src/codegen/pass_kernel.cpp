@@ -786,72 +786,52 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto scaled = [&](const std::string& x) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
     };
-    if (k.split_store && TPC >= kSplitRun) {
-        // PassKernel::split_store: the column's outputs into shared memory, then invocation i
-        // takes the pairs k = i + r * TPC, R - k (k <= R / 2): neighbouring invocations store
-        // neighbouring points, up and down.
-        const uint32_t pairs = R / 2 + 1, count = (pairs + TPC - 1) / TPC;
-        std::vector<SharedExchange::Move> writes, reads;
-        for (uint32_t r = 0; r < store_count; ++r) {
-            const Slot sl = slot(last_radix, r);
-            writes.push_back({out[r], shared_index("i + " + u(sl.offset)), "false", sl.guard});
-        }
-        auto guard = [&](uint32_t r) {
-            return (r + 1) * TPC > pairs ? "i + " + u(r * TPC) + " < " + u(pairs) : std::string();
+    if (k.split_store) {
+        // PassKernel::split_store: the columns' outputs into shared memory, then the pairs k, R - k
+        // (k <= R / 2): each column's in its own invocations, item i + r * TPC, where they store
+        // runs of at least kSplitRun points up and down; else the tile's spread over the
+        // workgroup, item tid + r * WG of column item / pairs, so that neighbouring invocations
+        // still store neighbouring points.
+        const uint32_t pairs = R / 2 + 1;
+        const bool by_column = TPC >= kSplitRun;
+        const uint32_t sharing = by_column ? TPC : WG, items = by_column ? pairs : B * pairs;
+        const uint32_t count = (items + sharing - 1) / sharing;
+        auto item = [&](uint32_t r) {
+            return "(" + std::string(by_column ? "i" : "tid") + " + " + u(r * sharing) + ")";
         };
-        for (uint32_t r = 0; r < count; ++r) {
-            const std::string kk = "(i + " + u(r * TPC) + ")";
-            w.line(C + " " + numbered("sa", r) + ", " + numbered("sb", r) + ";");
-            reads.push_back({numbered("sa", r), shared_index(kk), "false", guard(r)});
-            reads.push_back({numbered("sb", r),
-                             shared_index("(" + kk + " == 0u ? 0u : " + u(R) + " - " + kk + ")"), "false",
-                             guard(r)});
-        }
-        exchange(stage_scope, writes, reads);
-        w.open("if (live)");
-        for (uint32_t r = 0; r < count; ++r) {
-            w.open(guard(r).empty() ? "" : "if (" + guard(r) + ")");
-            w.line("uint sk = i + " + u(r * TPC) + ", sm = " + u(R) + " - sk;");
-            // a = Z_k, b = conj(Z_{R-k}), X_k = e + t, X_{R-k} = conj(e - t), t = W^k (a - b) / 2i.
-            w.line(C + " a = " + numbered("sa", r) + ", b = " + conj(numbered("sb", r)) + ";");
-            w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
-            w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
-            w.line("dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
-            w.line("if (sm != sk) dst[dst_base + " + strided("sm", k.dst_stride) +
-                   "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
-            w.close();
-        }
-        w.close();
-    } else if (k.split_store) {
-        // PassKernel::split_store: the tile's columns into shared memory, then the pairs k, R - k
-        // (k <= R / 2) of all of them spread over the workgroup, column by column, so that
-        // neighbouring invocations store neighbouring points.
-        const uint32_t pairs = R / 2 + 1, count = (B * pairs + WG - 1) / WG;
+        auto guard = [&](uint32_t r) {
+            return (r + 1) * sharing > items ? item(r) + " < " + u(items) : std::string();
+        };
+        auto column = [&](uint32_t r) {
+            return by_column ? "lc * " + u(R) : item(r) + " / " + u(pairs) + " * " + u(R);
+        };
+        auto pair = [&](uint32_t r) { return by_column ? item(r) : item(r) + " % " + u(pairs); };
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
             writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
         }
         for (uint32_t r = 0; r < count; ++r) {
-            const std::string e = "(tid + " + u(r * WG) + ")";
-            const std::string guard = B * pairs % WG == 0 || r + 1 < count ? "" : e + " < " + u(B * pairs);
-            const std::string column = e + " / " + u(pairs) + " * " + u(R), kk = e + " % " + u(pairs);
             w.line(C + " " + numbered("sa", r) + ", " + numbered("sb", r) + ";");
-            reads.push_back({numbered("sa", r), column + " + " + kk, "false", guard});
+            reads.push_back({numbered("sa", r), column(r) + " + " + pair(r), "false", guard(r)});
             reads.push_back({numbered("sb", r),
-                             column + " + (" + kk + " == 0u ? 0u : " + u(R) + " - " + kk + ")", "false",
-                             guard});
+                             column(r) + " + (" + pair(r) + " == 0u ? 0u : " + u(R) + " - " + pair(r) + ")",
+                             "false", guard(r)});
         }
-        exchange(Scope::workgroup, writes, reads);
+        exchange(by_column ? stage_scope : Scope::workgroup, writes, reads);
         for (uint32_t r = 0; r < count; ++r) {
-            const std::string e = "(tid + " + u(r * WG) + ")";
-            w.open("");
-            w.line("uint sc = tile * " + u(B) + " + " + e + " / " + u(pairs) + ", sk = " + e + " % " +
-                   u(pairs) + ";");
-            w.open("if (" + e + " < " + u(B * pairs) + " && sc < params.columns)");
-            w.line("uint st, ss, sd;");
-            w.line("locate(sc, st, ss, sd);");
-            w.line("uint at = params.dst_offset + sd;");
+            w.open(guard(r).empty() ? "" : "if (" + guard(r) + ")");
+            if (by_column) {
+                w.open("if (live)");
+                w.line("uint sk = " + pair(r) + ", at = dst_base;");
+            } else {
+                w.line("uint sc = tile * " + u(B) + " + " + item(r) + " / " + u(pairs) + ", sk = " + pair(r) +
+                       ";");
+                w.open("if (sc < params.columns)");
+                w.line("uint st, ss, sd;");
+                w.line("locate(sc, st, ss, sd);");
+                w.line("uint at = params.dst_offset + sd;");
+            }
             w.line("uint sm = " + u(R) + " - sk;");
             // a = Z_k, b = conj(Z_{R-k}), X_k = e + t, X_{R-k} = conj(e - t), t = W^k (a - b) / 2i.
             w.line(C + " a = " + numbered("sa", r) + ", b = " + conj(numbered("sb", r)) + ";");
