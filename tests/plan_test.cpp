@@ -531,6 +531,11 @@ TEST(Planner, RealDescs) {
     EXPECT_TRUE(padded.same_layouts());
     EXPECT_TRUE(FftDesc::c2r_nd({4, 6, 8}, {}, RealLayout::padded).same_layouts());
     EXPECT_EQ(FftDesc::r2c(9, 4).with_batch(2).batch_dims(), (std::vector<Dim>{{2, 9, 5}}));
+    // Not in place where the complex side's rows overlap (c2r may read an element twice): rows of
+    // 5 complex points 4 apart, though the real strides are twice the complex ones.
+    EXPECT_NO_THROW(FftDesc::guru({{8, 1, 1}}, {{3, 4, 8}}, Transform::c2r));
+    EXPECT_FALSE(FftDesc::guru({{8, 1, 1}}, {{3, 4, 8}}, Transform::c2r).same_layouts());
+    EXPECT_TRUE(FftDesc::guru({{8, 1, 1}}, {{3, 5, 10}}, Transform::c2r).same_layouts());
     EXPECT_THROW(FftDesc::r2c_nd({4, 6}, {0}, RealLayout::padded), Error);
     EXPECT_THROW(FftDesc::r2c(0), Error);
     EXPECT_THROW(FftDesc::c2r(8, 0), Error);

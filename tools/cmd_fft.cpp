@@ -227,7 +227,11 @@ void add_fft_command(CLI::App& app) {
                                    "numpy.fft.fft (or ifft), or over --axes, as numpy.fft.fftn (or ifftn); "
                                    "with --real, as rfft, irfft, rfftn and irfftn");
     auto args = std::make_shared<FftArgs>();
-    cmd->add_option("IN", args->in, "Input .npy file (complex64, or complex128 computed in f64)")->required();
+    cmd->add_option(
+           "IN", args->in,
+           "Input .npy file (complex64, or complex128 computed in f64; with --real and no --inverse, "
+           "float32 or float64)")
+        ->required();
     cmd->add_option("OUT", args->out, "Output .npy file, written atomically (may be IN)")->required();
     auto* axes =
         cmd->add_option("--axes", args->axes,

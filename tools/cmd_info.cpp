@@ -62,11 +62,6 @@ nlohmann::json dims_json(const std::vector<Dim>& dims) {
     return out;
 }
 
-const char* real_step_name(RealStep step) {
-    static const char* names[] = {"split", "join", "widen", "crop", "mirror", "narrow"};
-    return names[static_cast<int>(step)];
-}
-
 nlohmann::json plan_json(const LogicalPlan& p) {
     nlohmann::json passes = nlohmann::json::array();
     for (const Pass& pass : p.passes) {
@@ -79,7 +74,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                                      : k.kind == KernelKind::real ? "real step"
                                                                   : "stockham"},
                           {"algorithm", k.kind == KernelKind::direct ? "direct sum"
-                                        : k.kind == KernelKind::real ? real_step_name(k.real_step)
+                                        : k.kind == KernelKind::real ? std::string(to_string(k.real_step))
                                         : k.rader_prime              ? "rader"
                                         : k.chirp_length             ? "bluestein"
                                                                      : "fft"},

@@ -76,6 +76,8 @@ public:
 
     // Replaces the batch dims with `batch` copies of the transform, each following the last:
     // copy b starts b * (extent of one transform) elements in, in the input and in the output.
+    // (The padded real layout's last row has no padding in that extent: build padded batches with
+    // r2c(n, batch, RealLayout::padded) and the like.)
     FftDesc& with_batch(uint64_t batch);
     FftDesc& with_precision(Precision precision);
     FftDesc& with_normalization(Normalization normalization);
@@ -113,8 +115,9 @@ public:
     uint64_t input_bytes() const { return input_elements() * input_element_bytes(); }
     uint64_t output_bytes() const { return output_elements() * output_element_bytes(); }
     // Whether input and output can be one range, as running in place needs: the same strides
-    // (c2c), or a real side whose halved dim has unit stride on both sides and whose other
-    // dims' real strides are twice the complex ones (r2c and c2r: RealLayout::padded).
+    // (c2c), or a real side whose halved dim has unit stride on both sides, whose other dims'
+    // real strides are twice the complex ones, and whose complex side nests (r2c and c2r:
+    // RealLayout::padded).
     bool same_layouts() const;
 
     bool operator==(const FftDesc&) const = default;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "twiddle/caps.hpp"
@@ -98,6 +99,7 @@ enum class KernelKind { stockham, direct, real };
 //   narrow: c2r: the real parts of n points.
 // Each writes `real_items()` items per row: a pair (split, join) or a point (the others).
 enum class RealStep { split, join, widen, crop, mirror, narrow };
+TWIDDLE_API std::string_view to_string(RealStep step);
 
 // One pass: one compute dispatch that reads every element once and writes every element once.
 //

@@ -293,11 +293,10 @@ std::string generate_real_kernel(const PassKernel& k) {
     const Types ty = types(k.precision);
     const std::string C(ty.complex), Rl(ty.real);
     const uint32_t n = k.length, half = n / 2, items = k.real_items(), WG = k.workgroup_size;
-    static const char* names[] = {"split", "join", "widen", "crop", "mirror", "narrow"};
     GlslWriter w;
     w.line("#version 450");
-    w.line(std::string("// twiddle real step: ") + names[static_cast<int>(k.real_step)] + ", " +
-           std::to_string(n) + " points per row");
+    w.line("// twiddle real step: " + std::string(to_string(k.real_step)) + ", " + std::to_string(n) +
+           " points per row");
     emit_interface(w, WG, k.precision, k.reads_real(), k.writes_real());
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "twiddle/error.hpp"
@@ -37,22 +38,34 @@ std::string dim_name(const char* list, size_t i) {
     return std::string("FftDesc ") + list + "[" + std::to_string(i) + "]";
 }
 
-// Throws unless no two output elements share an index (see FftDesc::guru).
-void check_output_nesting(const std::vector<Dim>& dims, const std::vector<Dim>& batch) {
+// The first dim (of more than one point) of a layout, `stride` picking the input or output
+// strides, that steps inside the extent of the dims with smaller strides, so that two elements
+// could share an index; nothing if the layout nests (see FftDesc::guru). `covered` is set to the
+// extent the smaller dims fill then.
+template <typename Stride>
+std::optional<Dim> overlapping_dim(const std::vector<Dim>& dims, const std::vector<Dim>& batch, Stride stride,
+                                   uint64_t& covered) {
     std::vector<Dim> all;
     for (const auto* list : {&dims, &batch})
         for (const Dim& d : *list)
             if (d.n > 1) all.push_back(d);
-    std::sort(all.begin(), all.end(), [](const Dim& a, const Dim& b) { return a.out_stride < b.out_stride; });
-    uint64_t covered = 1;  // the smaller dims fill indices [0, covered)
+    std::sort(all.begin(), all.end(), [&](const Dim& a, const Dim& b) { return stride(a) < stride(b); });
+    covered = 1;  // the smaller dims fill indices [0, covered)
     for (const Dim& d : all) {
-        if (d.out_stride < covered)
-            throw Error("FftDesc output layout: a dim of " + std::to_string(d.n) + " points with stride " +
-                        std::to_string(d.out_stride) + " steps inside the extent " + std::to_string(covered) +
-                        " of the dims with smaller strides, so output elements could overlap");
-        covered =
-            checked_add(checked_mul(d.n - 1, d.out_stride, "FftDesc extent"), covered, "FftDesc extent");
+        if (stride(d) < covered) return d;
+        covered = checked_add(checked_mul(d.n - 1, stride(d), "FftDesc extent"), covered, "FftDesc extent");
     }
+    return std::nullopt;
+}
+
+// Throws unless no two output elements share an index.
+void check_output_nesting(const std::vector<Dim>& dims, const std::vector<Dim>& batch) {
+    uint64_t covered = 1;
+    if (auto d = overlapping_dim(
+            dims, batch, [](const Dim& x) { return x.out_stride; }, covered))
+        throw Error("FftDesc output layout: a dim of " + std::to_string(d->n) + " points with stride " +
+                    std::to_string(d->out_stride) + " steps inside the extent " + std::to_string(covered) +
+                    " of the dims with smaller strides, so output elements could overlap");
 }
 
 }  // namespace
@@ -250,8 +263,15 @@ bool FftDesc::same_layouts() const {
         return true;
     }
     // A complex value takes the place of two reals: the halved dim's reals pair up into its
-    // complex points, and every other dim steps over the same bytes on both sides.
+    // complex points, and every other dim steps over the same bytes on both sides. The complex
+    // side must nest too (c2r's input may otherwise repeat elements): in place, a row's points
+    // would be another row's.
     const bool r2c = transform_ == Transform::r2c;
+    uint64_t covered = 1;
+    if (overlapping_dim(
+            r2c ? output_dims() : input_dims(), batch_dims_,
+            [&](const Dim& d) { return r2c ? d.out_stride : d.in_stride; }, covered))
+        return false;
     auto real_stride = [&](const Dim& d) { return r2c ? d.in_stride : d.out_stride; };
     auto complex_stride = [&](const Dim& d) { return r2c ? d.out_stride : d.in_stride; };
     if (dims_.back().n > 1 && (real_stride(dims_.back()) != 1 || complex_stride(dims_.back()) != 1))

@@ -153,7 +153,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
     if (input.size() != buffer_slots(desc, true))
         throw Error("execute: input must hold buffer_slots(desc, true)");
     if (placement == Placement::in_place && !desc.same_layouts())
-        throw Error("execute: in place needs the same input and output layouts");
+        throw Error("execute: in place needs input and output laid out alike (FftDesc::same_layouts)");
     const std::vector<cld> tw = table_values(plan);
 
     // The buffers by role. In place, the input is the output buffer. Untouched output elements

@@ -1042,6 +1042,18 @@ bool packed(const PassKernel& k, uint32_t stride, Stride batch_stride) {
 }
 }  // namespace
 
+std::string_view to_string(RealStep step) {
+    switch (step) {
+    case RealStep::split: return "split";
+    case RealStep::join: return "join";
+    case RealStep::widen: return "widen";
+    case RealStep::crop: return "crop";
+    case RealStep::mirror: return "mirror";
+    case RealStep::narrow: return "narrow";
+    }
+    return "?";
+}
+
 uint32_t PassKernel::real_items() const {
     switch (real_step) {
     case RealStep::split:
@@ -1087,9 +1099,8 @@ std::string LogicalPlan::summary() const {
         else if (dims.size() > 1 && passes[i].dim >= 0 && passes[i].kernel.kind != KernelKind::real)
             s << "dim " << passes[i].dim << " = ";
         const auto& k0 = passes[i].kernel;
-        static const char* real_steps[] = {"split", "join", "widen", "crop", "mirror", "narrow"};
         if (k0.kind == KernelKind::real) {
-            s << real_steps[static_cast<int>(k0.real_step)];
+            s << to_string(k0.real_step);
         } else if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
             s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
         } else {
@@ -1283,9 +1294,8 @@ Places both(Place p) { return {p, p}; }
 
 class RealPlanBuilder {
 public:
-    RealPlanBuilder(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
-                    TwiddleTableBuilder& table, uint64_t region)
-        : caps_(caps), options_(options), table_(table), region_(region) {
+    RealPlanBuilder(const FftDesc& desc, const DeviceCaps& caps, TwiddleTableBuilder& table, uint64_t region)
+        : caps_(caps), table_(table), region_(region) {
         out_.desc = desc;
         out_.scratch_elements_out_of_place = out_.scratch_elements_in_place = region;
     }
@@ -1361,7 +1371,6 @@ private:
     }
 
     const DeviceCaps& caps_;
-    const Options& options_;
     TwiddleTableBuilder& table_;
     uint64_t region_;  // scratch elements the real plan keeps for itself, before any sub-problem's
     LogicalPlan out_;
@@ -1390,8 +1399,8 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, const DeviceCaps&
                                    ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
                                    : caps.max_shared_memory_bytes / 2;
         const uint64_t words = exchange_array_words(uint64_t(k.columns_per_workgroup) * k.radix, 1);
-        k.exchange_rounds = 2 * words * word <= limit ? 1 : 2;
         if (words * word > limit) return false;
+        k.exchange_rounds = 2 * words * word <= limit ? 1 : 2;
         k.shared_bytes = static_cast<uint32_t>((k.exchange_rounds == 1 ? 2 : 1) * words * word);
     }
     k.split_store = true;
@@ -1457,7 +1466,7 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     std::iota(other_dim_indices.begin(), other_dim_indices.end(), 0);
     const Place input{BufferRole::input}, output{BufferRole::output};
     const Place wide_place{BufferRole::scratch, wide_at}, spectrum_place{BufferRole::scratch, 0};
-    RealPlanBuilder b(desc, caps, options, table, region);
+    RealPlanBuilder b(desc, caps, table, region);
 
     if (r2c) {
         if (pairs) {

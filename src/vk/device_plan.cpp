@@ -80,8 +80,8 @@ void check_view(const Context::State& s, const char* name, const BufferView& v, 
         throw Error(what + " holds " + std::to_string(v.size) + " bytes; the transform needs " +
                     std::to_string(bytes));
     if (v.offset % element != 0)
-        throw Error(what + " offset " + std::to_string(v.offset) + " is not a multiple of the " +
-                    std::to_string(element) + "-byte element");
+        throw Error(what + " offset " + std::to_string(v.offset) + " is not a multiple of " +
+                    std::to_string(element) + " bytes, a complex element (where real arrays start too)");
     if (!(v.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
         throw Error(what + " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
     const uint64_t align = std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment);
@@ -97,19 +97,17 @@ void check_view(const Context::State& s, const char* name, const BufferView& v, 
 Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in,
                        const BufferView& out) {
     const uint32_t element = complex_bytes(desc.precision());
-    check_view(s, "input", in, desc.input_bytes(), element);
-    check_view(s, "output", out, desc.output_bytes(), element);
     const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
+    // In place, one range holds both sides (of different extents for real transforms).
+    const uint64_t both_sides = std::max(desc.input_bytes(), desc.output_bytes());
+    check_view(s, "input", in, in_place ? both_sides : desc.input_bytes(), element);
+    check_view(s, "output", out, in_place ? both_sides : desc.output_bytes(), element);
     if (!in_place && overlap(in, desc.input_bytes(), out, desc.output_bytes()))
         throw Error("Plan::record: input and output overlap without being the same range");
-    const uint64_t both_sides = std::max(desc.input_bytes(), desc.output_bytes());
-    if (in_place && std::min(in.size, out.size) < both_sides)
-        throw Error("Plan::record: in place, the range holds " + std::to_string(std::min(in.size, out.size)) +
-                    " bytes; the transform's input and output need " + std::to_string(both_sides));
     if (in_place && !desc.same_layouts())
         throw Error(
-            "Plan::record: in place (input and output the same range) needs the same input and output "
-            "strides; this problem's differ");
+            "Plan::record: in place (input and output the same range) needs input and output laid out "
+            "alike: the same strides, or for r2c and c2r the padded real layout; this problem's differ");
     return in_place ? Placement::in_place : Placement::out_of_place;
 }
 
@@ -127,7 +125,7 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
         const std::string name =
             k.kind == KernelKind::direct ? "direct-n" + std::to_string(k.length)
             : k.kind == KernelKind::real
-                ? "real-" + std::to_string(static_cast<int>(k.real_step)) + "-n" + std::to_string(k.length)
+                ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
                 : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
                       std::to_string(k.span);
         p.kernels.emplace_back(*p.state, codegen::generate_pass_kernel(k), name, codegen::kPassBindings,
