@@ -335,8 +335,8 @@ void add_bench_command(CLI::App& app) {
             std::printf("copy with %u bytes of shared memory per 256-invocation workgroup: %.1f GB/s\n",
                         shared, copy_gbps(ctx, copy_bytes, args.reps, shared));
         }
-        // Complex values per array, which bound the bytes of any case (an r2c output of n / 2 + 1
-        // points per row takes at most as many bytes as n complex values).
+        // The buffers' bytes: the largest case as complex values, which also bounds its real
+        // form (an r2c output of n / 2 + 1 points per row is at most n complex values).
         uint64_t largest = 0;
         const uint64_t element = args.f64 ? 16 : 8;
         if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 5e-7;
