@@ -237,6 +237,45 @@ TEST_F(Real, RoundTrip) {
     }
 }
 
+// Band-limited complex sides (FftDesc::spectrum_length): r2c keeps the first m points, c2r reads
+// the points beyond m as 0, as numpy.fft.irfft(a[:m], n). Each path: the split and join fused
+// into one pass and taken across columns (m-major spectra, as twiddle::sht lays them out), split
+// through scratch after several passes, the general path (odd n, and RealPath::full_length), 2D.
+TEST_F(Real, BandLimited) {
+    for (uint64_t n : {2ull, 16ull, 64ull, 100ull, 1024ull, 45ull, 16384ull}) {
+        for (uint64_t m : {uint64_t(1), n / 4 + 1, n / 2, n / 2 + 1}) {
+            if (m == 0) continue;
+            check_real<float>(FftDesc::r2c(n, 3).with_spectrum_length(m), Placement::out_of_place);
+            check_real<float>(FftDesc::c2r(n, 3).with_spectrum_length(m), Placement::out_of_place);
+            // m-major: point k of row b at k * rows + b on the complex side.
+            const uint64_t rows = 5;
+            check_real<float>(
+                FftDesc::guru({{n, 1, rows}}, {{rows, n, 1}}, Transform::r2c).with_spectrum_length(m),
+                Placement::out_of_place);
+            check_real<float>(
+                FftDesc::guru({{n, rows, 1}}, {{rows, 1, n}}, Transform::c2r).with_spectrum_length(m),
+                Placement::out_of_place);
+        }
+    }
+    const Options full{.real_path = RealPath::full_length};
+    check_real<float>(FftDesc::r2c(64, 3).with_spectrum_length(20), Placement::out_of_place, full);
+    check_real<float>(FftDesc::c2r(64, 3).with_spectrum_length(20), Placement::out_of_place, full);
+    check_real<float>(FftDesc::r2c_nd({6, 40}).with_spectrum_length(7), Placement::out_of_place);
+    check_real<float>(FftDesc::c2r_nd({6, 40}).with_spectrum_length(7), Placement::out_of_place);
+    check_real<double>(FftDesc::guru({{256, 8, 1}}, {{8, 1, 256}}, Transform::c2r)
+                           .with_spectrum_length(100)
+                           .with_precision(Precision::f64),
+                       Placement::out_of_place);
+    check_real<double>(FftDesc::guru({{256, 1, 8}}, {{8, 256, 1}}, Transform::r2c)
+                           .with_spectrum_length(100)
+                           .with_precision(Precision::f64),
+                       Placement::out_of_place);
+    EXPECT_THROW(FftDesc::r2c(16, 1).with_spectrum_length(0), Error);
+    EXPECT_THROW(FftDesc::r2c(16, 1).with_spectrum_length(10), Error);
+    EXPECT_THROW(FftDesc(16, 1).with_spectrum_length(4), Error);
+    EXPECT_FALSE(FftDesc::r2c(16, 1, RealLayout::padded).with_spectrum_length(4).same_layouts());
+}
+
 TEST_F(Real, Errors) {
     Context& ctx = testing::device();
     const Plan r2c(ctx, FftDesc::r2c(16, 2)), c2r(ctx, FftDesc::c2r(16, 2));

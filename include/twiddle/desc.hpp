@@ -41,7 +41,7 @@ struct Dim {
 // n / 2 + 1 points (the Hermitian half spectrum). Strides count elements of each side's own type:
 // reals on the real side, complex values on the complex side. r2c runs forward only and c2r
 // inverse only; c2r ignores the imaginary parts of the points a real signal's spectrum has real
-// (0, and n / 2 for even n), as numpy does.
+// (0, and n / 2 for even n), as numpy does. with_spectrum_length() band-limits the complex side.
 //
 // Each field is checked when it is set; a bad value throws twiddle::Error naming the field and
 // the value. Whether a device can run the problem is the planner's question, not this one's.
@@ -58,8 +58,10 @@ public:
     // stride, each dimension of more than one point must step past the whole extent of the
     // smaller ones (the nesting of every packed, padded or embedded layout). The input layout may
     // repeat elements (a stride of 0 reads one value many times).
+    // For r2c and c2r, `spectrum_length` is with_spectrum_length()'s m (0: n / 2 + 1), given here
+    // for layouts whose complex side nests only with m points along the halved dim.
     static FftDesc guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims = {},
-                        Transform transform = Transform::c2c);
+                        Transform transform = Transform::c2c, uint64_t spectrum_length = 0);
 
     // `batch` packed rows of n reals (RealLayout::padded: 2 (n / 2 + 1) apart) and of n / 2 + 1
     // complex values: r2c from the first to the second, c2r back.
@@ -79,14 +81,22 @@ public:
     // (The padded real layout's last row has no padding in that extent: build padded batches with
     // r2c(n, batch, RealLayout::padded) and the like.)
     FftDesc& with_batch(uint64_t batch);
+    // Real transforms: the points of the complex side along the halved dim, m (default n / 2 + 1;
+    // 1 <= m <= n / 2 + 1). A band-limited spectrum: r2c keeps X_k for k < m only, and c2r takes
+    // X_k as 0 for k >= m, as numpy.fft.irfft(a, n) zero-pads an `a` of m points. Throws for
+    // c2c problems and for m out of range.
+    FftDesc& with_spectrum_length(uint64_t m);
     FftDesc& with_precision(Precision precision);
     FftDesc& with_normalization(Normalization normalization);
 
     Transform transform() const { return transform_; }
     bool input_real() const { return transform_ == Transform::r2c; }
     bool output_real() const { return transform_ == Transform::c2r; }
-    // The dims with the extents each buffer holds: the halved dim has n / 2 + 1 points on the
-    // complex side of a real transform; otherwise dims().
+    // The complex side's points along the halved dim of a real transform (see
+    // with_spectrum_length); 0 for c2c.
+    uint64_t spectrum_length() const { return spectrum_length_; }
+    // The dims with the extents each buffer holds: the halved dim has spectrum_length() points
+    // on the complex side of a real transform; otherwise dims().
     std::vector<Dim> input_dims() const;
     std::vector<Dim> output_dims() const;
 
@@ -117,7 +127,7 @@ public:
     // Whether input and output can be one range, as running in place needs: the same strides
     // (c2c), or a real side whose halved dim has unit stride on both sides, whose other dims'
     // real strides are twice the complex ones, and whose complex side nests (r2c and c2r:
-    // RealLayout::padded).
+    // RealLayout::padded, with the whole half spectrum).
     bool same_layouts() const;
 
     bool operator==(const FftDesc&) const = default;
@@ -132,6 +142,7 @@ private:
     Precision precision_ = Precision::f32;
     Normalization normalization_ = Normalization::backward;
     Transform transform_ = Transform::c2c;
+    uint64_t spectrum_length_ = 0;
 };
 
 }  // namespace twiddle

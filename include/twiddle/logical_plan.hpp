@@ -50,6 +50,8 @@ struct Options {
     bool subgroup_barriers = true;
     // How the transform is computed (see Strategy). automatic: the fast transforms.
     Strategy strategy = Strategy::automatic;
+    // How r2c and c2r plans transform rows of even length (see RealPath).
+    RealPath real_path = RealPath::half_length;
 };
 
 // One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
@@ -98,6 +100,8 @@ enum class KernelKind { stockham, direct, real };
 //           parts only of X_0 and (even n) X_{n/2}.
 //   narrow: c2r: the real parts of n points.
 // Each writes `real_items()` items per row: a pair (split, join) or a point (the others).
+// A band-limited complex side (PassKernel::spectrum_points m below n / 2 + 1) holds X_k for k < m
+// only: split and crop write no more, join and mirror read the rest as 0.
 enum class RealStep { split, join, widen, crop, mirror, narrow };
 TWIDDLE_API std::string_view to_string(RealStep step);
 
@@ -216,13 +220,21 @@ struct PassKernel {
     // A real transform's split or join fused into a one-pass Stockham kernel of M = length points
     // (one transform per column, span 1), which then does without the RealStep pass:
     //   split_store: the columns' outputs Z go through shared memory, and the store writes the
-    //                M + 1 points X_k of split (rows of M + 1 points in the destination);
+    //                points X_k of split (k < spectrum_points <= M + 1) in the destination;
     //   join_load:   point k is read as output k of join, from points k and M - k (X_M for k = 0)
-    //                of rows of M + 1 points in the source, after load_sign.
+    //                of the source's rows of spectrum_points points, after load_sign.
     // With W_{2M}^k at table[real_offset + k] (k <= M / 2 for split, k < M for join).
     bool split_store = false;
     bool join_load = false;
     uint32_t real_offset = 0;
+    // Real steps (fused or KernelKind::real): the points of the complex side's rows, m; X_k exists
+    // for k < m only (FftDesc::spectrum_length). n / 2 + 1 unless band-limited.
+    uint32_t spectrum_points = 0;
+    // A fused split's stores, or join's loads, take neighbouring transforms of the tile in
+    // neighbouring invocations (transforms first, then points), through shared memory: for a
+    // complex side whose rows are strided and whose transforms lie side by side (the m-major
+    // spectra of twiddle::sht, fm[m * nlat + ilat]), so that accesses still coalesce.
+    bool spectrum_across_columns = false;
 
     // KernelKind::real: the step, with W_n^k for k <= n / 4 at table[table_offset + k] (split and
     // join). Rows are the columns (length == radix): invocation g of the dispatch does item

@@ -8,6 +8,7 @@
 #include "twiddle/error.hpp"
 #include "twiddle/logical_plan.hpp"
 #include "twiddle/plan.hpp"
+#include "twiddle/sht.hpp"
 #include "twiddle/timer.hpp"
 #include "twiddle/types.hpp"
 #include "twiddle/version.hpp"

@@ -50,6 +50,13 @@ enum class Transform { c2c, r2c, c2r };
 //           layout), so that the real and the complex array can share one buffer.
 enum class RealLayout { packed, padded };
 
+// How an r2c or c2r plan transforms rows of even length n along the halved dim:
+//   half_length: the reals as n / 2 complex pairs, through a transform of n / 2 points and the
+//                split (r2c) or join (c2r) step: half the arithmetic and half the shared memory;
+//   full_length: a complex transform of all n points of (x_j, 0), as odd lengths always take:
+//                for comparison.
+enum class RealPath { half_length, full_length };
+
 // Which buffer a pass reads or writes.
 enum class BufferRole { input, output, scratch };
 
@@ -60,6 +67,7 @@ TWIDDLE_API std::string_view to_string(Placement p);
 TWIDDLE_API std::string_view to_string(BufferRole r);
 TWIDDLE_API std::string_view to_string(Strategy s);
 TWIDDLE_API std::string_view to_string(Transform t);
+TWIDDLE_API std::string_view to_string(RealPath p);
 
 // Parses the names above ("backward", "ortho", "forward"); throws twiddle::Error otherwise.
 TWIDDLE_API Normalization parse_normalization(std::string_view name);

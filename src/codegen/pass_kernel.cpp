@@ -318,15 +318,21 @@ std::string generate_real_kernel(const PassKernel& k) {
         w.line("dst[d + " + strided(i, k.dst_stride) + "] = " + C + "((" + v + ").x * params.store_re, (" +
                v + ").y * params.store_im);");
     };
+    // The complex side's rows hold X_k for k < m only (PassKernel::spectrum_points).
+    const uint32_t m = k.spectrum_points;
+    // X_i of the complex side, 0 beyond its m points; `limit` bounds i (inclusive).
+    auto spectrum_load = [&](const std::string& i, uint32_t limit) {
+        return limit < m ? load(i) : "(" + i + " < " + u(m) + " ? " + load(i) + " : " + C + "(0))";
+    };
     switch (k.real_step) {
     case RealStep::split:
     case RealStep::join: {
         const bool join = k.real_step == RealStep::join;
         // The pair k, M - k (Z_M meaning Z_0 for split; join reads X_M itself).
         w.line("uint km = " + u(half) + " - k;");
-        w.line(C + " a = " + load("k") + ";");
+        w.line(C + " a = " + (join ? spectrum_load("k", n / 4) : load("k")) + ";");
         if (join) {
-            w.line(C + " b = " + load("km") + ";");
+            w.line(C + " b = " + spectrum_load("km", half) + ";");
             w.line("b.y = -b.y;");
             w.open("if (k == 0u)");
             w.line("a.y = 0.0;");
@@ -342,10 +348,13 @@ std::string generate_real_kernel(const PassKernel& k) {
         w.line(C + " o = (a - b)" + f + ";");
         // t = W_n^k o / i.
         w.line(C + " tt = cmul(tw[" + u(k.table_offset) + " + k], " + C + "(o.y, -o.x));");
+        // Split writes X_k for k < m only.
+        if (!join && n / 4 >= m) w.line("if (k < " + u(m) + ")");
         store("k", "e + tt");
         // X_{M-k} = conj(e - t): for k = 0 that is X_M (split only), and k = M - k writes once.
         w.line(C + " mirrored = " + C + "(e.x - tt.x, tt.y - e.y);");
-        w.open(join ? "if (k != 0u && km != k)" : "if (km != k)");
+        w.open(join ? "if (k != 0u && km != k)"
+                    : "if (km != k" + std::string(half >= m ? " && km < " + u(m) : "") + ")");
         store("km", "mirrored");
         w.close();
         break;
@@ -355,11 +364,11 @@ std::string generate_real_kernel(const PassKernel& k) {
     case RealStep::mirror:
         w.line(C + " v;");
         w.open("if (k <= " + u(half) + ")");
-        w.line("v = " + load("k") + ";");
+        w.line("v = " + spectrum_load("k", half) + ";");
         w.line("if (k == 0u || 2u * k == " + u(n) + ") v.y = 0.0;");
         w.close();
         w.open("else");
-        w.line("v = " + load(u(n) + " - k") + ";");
+        w.line("v = " + spectrum_load(u(n) + " - k", half) + ";");
         w.line("v.y = -v.y;");
         w.close();
         store("k", "v");
@@ -401,6 +410,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // elements each invocation moves in a staged load or store: the tile's B * tile_row over WG.
     const uint32_t tile_row = rader_p ? rader_p : R;
     const uint32_t staged_count = (B * tile_row + WG - 1) / WG;
+    // A real transform's complex side: X_k for k < m only (PassKernel::spectrum_points), taken
+    // across the tile's columns by a fused join or split (spectrum_across_columns).
+    const uint32_t m = k.spectrum_points;
+    const bool join_across = k.join_load && k.spectrum_across_columns;
 
     GlslWriter w;
     TempNames temps;
@@ -499,6 +512,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // columns are then contiguous runs of R points. A tile's `tile_points` counts the points of
     // its live columns and `tile_base` is where its first column's run starts.
     const bool staged = k.staged_load || k.staged_store;
+    // A load of whole tiles into registers g: staged, or join's spectrum across columns.
+    const bool tile_fetch = k.staged_load || join_across;
     // (The planner stages only tiles that are one run of memory: see fit_kernel.)
     auto emit_tile_extent = [&](const std::string& t, const std::string& suffix) {
         w.line("uint tile_points" + suffix + " = min(" + u(B) + ", params.columns - " + t + " * " + u(B) +
@@ -511,7 +526,31 @@ std::string generate_pass_kernel(const PassKernel& k) {
     };
     auto emit_fetch = [&](const std::string& t, const char* prefix) {
         w.open("");
-        if (k.staged_load) {
+        if (join_across) {
+            // Item e = tid + r * WG of the tile is point e / B of column e % B: neighbouring
+            // invocations read neighbouring transforms. Only the real parts of X_0 and X_M count
+            // (PassKernel::join_load), so X_M's travels as X_0's imaginary part.
+            for (uint32_t r = 0; r < staged_count; ++r) {
+                const std::string g = numbered(prefix, r);
+                w.open("");
+                w.line("uint e = tid + " + u(r * WG) + ", c = " + t + " * " + u(B) + " + e % " + u(B) +
+                       ", x = e / " + u(B) + ";");
+                w.line(g + " = " + C + "(0);");
+                std::string live = "c < params.columns";
+                if ((r + 1) * WG > B * R) live += " && e < " + u(B * R);
+                if (m < R) live += " && x < " + u(m);
+                w.open("if (" + live + ")");
+                w.line("uint ft, fs, fd;");
+                w.line("locate(c, ft, fs, fd);");
+                w.line("uint base = params.src_offset + fs;");
+                w.line(g + " = src[base + " + strided("x", k.src_stride) + "];");
+                if (r == 0)
+                    w.line("if (x == 0u) " + g + ".y = " +
+                           (m > R ? "src[base + " + u(R * k.src_stride) + "].x" : std::string("0.0")) + ";");
+                w.close();
+                w.close();
+            }
+        } else if (k.staged_load) {
             emit_tile_extent(t, "_f");
             for (uint32_t r = 0; r < staged_count; ++r) {
                 const std::string e = "tid + " + u(r * WG);
@@ -530,12 +569,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 const Slot sl = slot(first_radix, r);
                 if (k.join_load) {
                     // join's output x from points x and M - x (X_M for x = 0), after load_sign
-                    // (PassKernel::join_load).
+                    // (PassKernel::join_load); points k >= m are 0.
                     w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
-                    w.line("uint x = i + " + u(sl.offset) + ";");
-                    w.line(C + " a = src[base + " + strided("x", k.src_stride) + "];");
-                    w.line(C + " b = src[base + " +
-                           strided("x == 0u ? " + u(R) + " : " + u(R) + " - x", k.src_stride) + "];");
+                    w.line("uint x = i + " + u(sl.offset) + ", xm = x == 0u ? " + u(R) + " : " + u(R) +
+                           " - x;");
+                    auto point = [&](const std::string& at, uint32_t limit) {
+                        const std::string load = "src[base + " + strided(at, k.src_stride) + "]";
+                        return limit < m ? load : at + " < " + u(m) + " ? " + load + " : " + C + "(0)";
+                    };
+                    w.line(C + " a = " + point("x", R - 1) + ";");
+                    w.line(C + " b = " + point("xm", R) + ";");
                     w.line("a.y *= params.load_sign;");
                     w.line("b.y *= -params.load_sign;");
                     w.open("if (x == 0u)");
@@ -568,14 +611,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
 
     // Registers: v (the points being transformed), g (a staged tile's elements), n (the next
     // tile's, when prefetching).
-    const char* fetched = k.staged_load ? "g" : "v";
-    const uint32_t fetched_count = k.staged_load ? staged_count : load_count;
+    const char* fetched = tile_fetch ? "g" : "v";
+    const uint32_t fetched_count = tile_fetch ? staged_count : load_count;
     std::vector<std::string> v(P);
     for (uint32_t r = 0; r < P; ++r) {
         v[r] = numbered("v", r);
         w.line(C + " " + v[r] + " = " + C + "(0);");
     }
-    if (staged)
+    if (staged || tile_fetch)
         for (uint32_t r = 0; r < staged_count; ++r) w.line(C + " " + numbered("g", r) + " = " + C + "(0);");
     // Rader's x_0, read with the tile (staged loads) or apart (nx when prefetching).
     const bool rader_x0_fetched = rader_p && !k.staged_load;
@@ -616,14 +659,15 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // runs of at least this many points; shorter columns spread the tile's pairs over the
     // workgroup.
     constexpr uint32_t kSplitRun = 8;
+    const bool split_by_column = k.split_store && !k.spectrum_across_columns && TPC >= kSplitRun;
     // In a loop, the previous tile's last shared reads must finish before this tile's first
     // writes.
     const Scope stage_scope = k.points_contiguous ? Scope::column : Scope::workgroup;
     std::optional<Scope> last_scope;  // of the loop body's last exchange
-    if (k.staged_load) last_scope = Scope::workgroup;
+    if (tile_fetch) last_scope = Scope::workgroup;
     if (k.stages.size() > 1) last_scope = stage_scope;
-    if (k.staged_store || (k.split_store && TPC < kSplitRun)) last_scope = Scope::workgroup;
-    if (k.split_store && TPC >= kSplitRun) last_scope = stage_scope;
+    if (k.staged_store || (k.split_store && !split_by_column)) last_scope = Scope::workgroup;
+    if (split_by_column) last_scope = stage_scope;
     SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
     // A staged tile in shared memory holds its columns as contiguous runs of R points.
     auto tile_index = [&](uint32_t offset) { return "lc * " + u(R) + " + i + " + u(offset); };
@@ -645,6 +689,42 @@ std::string generate_pass_kernel(const PassKernel& k) {
         }
         if (rader_p) reads.push_back({"vx", "lc * " + u(rader_p), "false", ""});
         exchange(Scope::workgroup, writes, reads);
+    } else if (join_across) {
+        // The tile's spectra into shared memory as contiguous rows, then join's outputs from the
+        // pairs x, M - x of the column (PassKernel::join_load), after load_sign.
+        std::vector<SharedExchange::Move> writes, reads;
+        for (uint32_t r = 0; r < staged_count; ++r) {
+            const std::string e = "(tid + " + u(r * WG) + ")";
+            writes.push_back({numbered("g", r), e + " % " + u(B) + " * " + u(R) + " + " + e + " / " + u(B),
+                              "false", (r + 1) * WG > B * R ? e + " < " + u(B * R) : ""});
+        }
+        for (uint32_t r = 0; r < load_count; ++r) {
+            const Slot sl = slot(first_radix, r);
+            w.line(C + " " + numbered("ja", r) + ", " + numbered("jb", r) + ";");
+            const std::string x = "(i + " + u(sl.offset) + ")";
+            reads.push_back({numbered("ja", r), tile_index(sl.offset), "false", sl.guard});
+            reads.push_back({numbered("jb", r),
+                             "lc * " + u(R) + " + (" + x + " == 0u ? 0u : " + u(R) + " - " + x + ")", "false",
+                             sl.guard});
+        }
+        exchange(Scope::workgroup, writes, reads);
+        for (uint32_t r = 0; r < load_count; ++r) {
+            const Slot sl = slot(first_radix, r);
+            const std::string a = numbered("ja", r), b = numbered("jb", r);
+            w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
+            w.open("if (i + " + u(sl.offset) + " == 0u)");
+            w.line(b + " = " + C + "(" + a + ".y, 0.0);");
+            w.line(a + ".y = 0.0;");
+            w.close();
+            w.open("else");
+            w.line(a + ".y *= params.load_sign;");
+            w.line(b + ".y *= -params.load_sign;");
+            w.close();
+            w.line(C + " o = " + a + " - " + b + ";");
+            w.line(v[r] + " = " + a + " + " + b + " + cmul(tw[" + u(k.real_offset) + " + i + " +
+                   u(sl.offset) + "], " + C + "(o.y, -o.x));");
+            w.close();
+        }
     }
     if (!k.join_load)  // which applies load_sign itself
         for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
@@ -791,8 +871,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
         // runs of at least kSplitRun points up and down; else the tile's spread over the
         // workgroup, item tid + r * WG of column item / pairs, so that neighbouring invocations
         // still store neighbouring points.
-        const uint32_t pairs = R / 2 + 1;
-        const bool by_column = TPC >= kSplitRun;
+        // Pairs k < m only, where m <= R / 2 (PassKernel::spectrum_points); across columns (
+        // spectrum_across_columns), item e is pair e / B of column e % B.
+        const uint32_t pairs = m <= R / 2 ? m : R / 2 + 1;
+        const bool by_column = split_by_column, across = k.spectrum_across_columns;
         const uint32_t sharing = by_column ? TPC : WG, items = by_column ? pairs : B * pairs;
         const uint32_t count = (items + sharing - 1) / sharing;
         auto item = [&](uint32_t r) {
@@ -801,10 +883,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
         auto guard = [&](uint32_t r) {
             return (r + 1) * sharing > items ? item(r) + " < " + u(items) : std::string();
         };
-        auto column = [&](uint32_t r) {
-            return by_column ? "lc * " + u(R) : item(r) + " / " + u(pairs) + " * " + u(R);
+        // The item's column in the tile, and its pair.
+        auto tile_column = [&](uint32_t r) {
+            return across ? item(r) + " % " + u(B) : item(r) + " / " + u(pairs);
         };
-        auto pair = [&](uint32_t r) { return by_column ? item(r) : item(r) + " % " + u(pairs); };
+        auto column = [&](uint32_t r) {
+            return by_column ? "lc * " + u(R) : "(" + tile_column(r) + ") * " + u(R);
+        };
+        auto pair = [&](uint32_t r) {
+            return by_column ? item(r) : across ? item(r) + " / " + u(B) : item(r) + " % " + u(pairs);
+        };
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
@@ -824,8 +912,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 w.open("if (live)");
                 w.line("uint sk = " + pair(r) + ", at = dst_base;");
             } else {
-                w.line("uint sc = tile * " + u(B) + " + " + item(r) + " / " + u(pairs) + ", sk = " + pair(r) +
-                       ";");
+                w.line("uint sc = tile * " + u(B) + " + " + tile_column(r) + ", sk = " + pair(r) + ";");
                 w.open("if (sc < params.columns)");
                 w.line("uint st, ss, sd;");
                 w.line("locate(sc, st, ss, sd);");
@@ -837,8 +924,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
             w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
             w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
             w.line("dst[at + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
-            w.line("if (sm != sk) dst[at + " + strided("sm", k.dst_stride) +
-                   "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
+            w.line("if (sm != sk" + std::string(m <= R ? " && sm < " + u(m) : "") + ") dst[at + " +
+                   strided("sm", k.dst_stride) + "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
             w.close();
             w.close();
         }

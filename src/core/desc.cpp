@@ -81,7 +81,8 @@ FftDesc::FftDesc(uint64_t length, uint64_t batch) {
     batch_dims_ = {Dim{batch, length, length}};
 }
 
-FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform) {
+FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform,
+                      uint64_t spectrum_length) {
     if (dims.empty()) throw Error("FftDesc dims: a transform needs at least one dim");
     if (transform != Transform::c2c && transform != Transform::r2c && transform != Transform::c2r)
         throw Error("FftDesc transform is not a Transform value: " +
@@ -96,6 +97,12 @@ FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batc
     d.dims_ = dims;
     d.batch_dims_ = batch_dims;
     d.transform_ = transform;
+    if (transform != Transform::c2c) {
+        d.spectrum_length_ = dims.back().n / 2 + 1;
+        if (spectrum_length) d.with_spectrum_length(spectrum_length);
+    } else if (spectrum_length) {
+        throw Error("FftDesc.spectrum_length applies to r2c and c2r problems, not c2c");
+    }
     d.input_elements();  // checks that the extents are representable
     d.output_elements();
     check_output_nesting(d.output_dims(), batch_dims);
@@ -198,6 +205,17 @@ FftDesc& FftDesc::with_batch(uint64_t batch) {
     return *this;
 }
 
+FftDesc& FftDesc::with_spectrum_length(uint64_t m) {
+    if (transform_ == Transform::c2c)
+        throw Error("FftDesc.spectrum_length applies to r2c and c2r problems, not c2c");
+    const uint64_t full = dims_.back().n / 2 + 1;
+    if (m == 0 || m > full)
+        throw Error("FftDesc.spectrum_length must be in [1, " + std::to_string(full) +
+                    "] (n / 2 + 1 for n = " + std::to_string(dims_.back().n) + "), got " + std::to_string(m));
+    spectrum_length_ = m;  // fewer points along a dim keep a nesting layout nesting
+    return *this;
+}
+
 FftDesc& FftDesc::with_precision(Precision precision) {
     if (precision != Precision::f32 && precision != Precision::f64)
         throw Error("FftDesc.precision is not a Precision value: " +
@@ -229,13 +247,13 @@ uint64_t FftDesc::batch() const {
 
 std::vector<Dim> FftDesc::input_dims() const {
     std::vector<Dim> out = dims_;
-    if (transform_ == Transform::c2r) out.back().n = out.back().n / 2 + 1;
+    if (transform_ == Transform::c2r) out.back().n = spectrum_length_;
     return out;
 }
 
 std::vector<Dim> FftDesc::output_dims() const {
     std::vector<Dim> out = dims_;
-    if (transform_ == Transform::r2c) out.back().n = out.back().n / 2 + 1;
+    if (transform_ == Transform::r2c) out.back().n = spectrum_length_;
     return out;
 }
 
@@ -266,6 +284,7 @@ bool FftDesc::same_layouts() const {
     // complex points, and every other dim steps over the same bytes on both sides. The complex
     // side must nest too (c2r's input may otherwise repeat elements): in place, a row's points
     // would be another row's.
+    if (spectrum_length_ != dims_.back().n / 2 + 1) return false;
     const bool r2c = transform_ == Transform::r2c;
     uint64_t covered = 1;
     if (overlapping_dim(

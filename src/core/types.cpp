@@ -34,6 +34,14 @@ std::string_view to_string(BufferRole r) {
 
 std::string_view to_string(Strategy s) { return s == Strategy::dft ? "dft" : "auto"; }
 
+std::string_view to_string(RealPath p) {
+    switch (p) {
+    case RealPath::half_length: return "half_length";
+    case RealPath::full_length: return "full_length";
+    }
+    return "?";
+}
+
 std::string_view to_string(Transform t) {
     switch (t) {
     case Transform::c2c: return "c2c";

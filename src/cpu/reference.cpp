@@ -198,6 +198,9 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                 auto put = [&](uint64_t i, cld v) {
                     writes.push_back({dst_at + at.dst + i * k.dst_stride, v});
                 };
+                // The complex side's points: X_k for k < spectrum_points only.
+                const uint64_t m = k.spectrum_points;
+                auto get_point = [&](uint64_t i) { return i < m ? get(i) : cld(0); };
                 switch (k.real_step) {
                 case RealStep::split:
                 case RealStep::join: {
@@ -206,12 +209,13 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     const long double f = join ? 1.0L : 0.5L;
                     for (uint64_t i = 0; i <= n / 4; ++i) {
                         const uint64_t mi = half - i;
-                        cld a = get(i), b = std::conj(get(join || i > 0 ? mi : 0));
+                        cld a = join ? get_point(i) : get(i);
+                        cld b = std::conj(join ? get_point(mi) : get(i > 0 ? mi : 0));
                         if (join && i == 0) a = a.real(), b = b.real();
                         const cld e = (a + b) * f, o = (a - b) * f;
                         const cld t = tw[k.table_offset + i] * cld(o.imag(), -o.real());
-                        put(i, e + t);
-                        if (mi != i && !(join && i == 0)) put(mi, std::conj(e - t));
+                        if (join || i < m) put(i, e + t);
+                        if (mi != i && !(join && i == 0) && (join || mi < m)) put(mi, std::conj(e - t));
                     }
                     break;
                 }
@@ -222,13 +226,13 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     }
                     break;
                 case RealStep::crop:
-                    for (uint64_t i = 0; i <= half; ++i) put(i, get(i));
+                    for (uint64_t i = 0; i < m; ++i) put(i, get(i));
                     break;
                 case RealStep::mirror:
                     for (uint64_t i = 0; i < n; ++i)
-                        put(i, i == 0 || 2 * i == n ? cld(get(i).real())
-                               : i <= half          ? get(i)
-                                                    : std::conj(get(n - i)));
+                        put(i, i == 0 || 2 * i == n ? cld(get_point(i).real())
+                               : i <= half          ? get_point(i)
+                                                    : std::conj(get_point(n - i)));
                     break;
                 case RealStep::narrow:
                     for (uint64_t j = 0; j < n; ++j)
@@ -296,9 +300,10 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                         col[r] =
                             x < k.chirp_length ? load(at.src + x * k.src_stride) * tw[k.chirp_offset + x] : 0;
                     } else if (k.join_load) {
-                        // PassKernel::join_load: join's output x.
-                        cld a = load(at.src + x * k.src_stride),
-                            b = std::conj(load(at.src + (x ? R - x : R) * k.src_stride));
+                        // PassKernel::join_load: join's output x, from points below spectrum_points.
+                        const uint64_t xm = x ? R - x : R, m = k.spectrum_points;
+                        cld a = x < m ? load(at.src + x * k.src_stride) : 0,
+                            b = std::conj(xm < m ? load(at.src + xm * k.src_stride) : 0);
                         if (x == 0) a = a.real(), b = b.real();
                         const cld o = a - b;
                         col[r] = a + b + tw[k.real_offset + x] * cld(o.imag(), -o.real());
@@ -322,13 +327,15 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                 }
                 stages();
                 if (k.split_store) {
-                    // PassKernel::split_store: the pairs kk, R - kk of the column's outputs.
+                    // PassKernel::split_store: the pairs kk, R - kk of the column's outputs, of
+                    // which points below spectrum_points are stored.
+                    const uint64_t m = k.spectrum_points;
                     for (uint64_t kk = 0; kk <= R / 2; ++kk) {
                         const cld a = col[kk], b = std::conj(col[kk ? R - kk : 0]);
                         const cld e = (a + b) * 0.5L, o = (a - b) * 0.5L;
                         const cld tt = tw[k.real_offset + kk] * cld(o.imag(), -o.real());
-                        writes.push_back({dst_at + at.dst + kk * k.dst_stride, e + tt});
-                        if (R - kk != kk)
+                        if (kk < m) writes.push_back({dst_at + at.dst + kk * k.dst_stride, e + tt});
+                        if (R - kk != kk && R - kk < m)
                             writes.push_back({dst_at + at.dst + (R - kk) * k.dst_stride, std::conj(e - tt)});
                     }
                     continue;
@@ -459,14 +466,16 @@ void reference_nd(std::span<const std::complex<double>> in, std::span<std::compl
     if (desc.transform() == Transform::c2r) {
         // numpy's irfftn: the other dims first, then each line along the halved dim completed
         // to n points (the real parts of points 0 and n / 2) and transformed.
+        // Points k >= m of a band-limited spectrum (FftDesc::spectrum_length) are 0.
         const uint64_t m = in_extents[halved], n = out_extents[halved];
         std::vector<cld> full(out_length * batch);
         std::vector<cld> line(n);
         for (uint64_t row = 0; row < batch * (in_length / m); ++row) {
+            auto point = [&](uint64_t k) { return k < m ? a[row * m + k] : cld(0); };
             for (uint64_t k = 0; k < n; ++k)
-                line[k] = k == 0 || 2 * k == n ? cld(a[row * m + k].real())
-                          : k < m              ? a[row * m + k]
-                                               : std::conj(a[row * m + n - k]);
+                line[k] = k == 0 || 2 * k == n ? cld(point(k).real())
+                          : 2 * k < n          ? point(k)
+                                               : std::conj(point(n - k));
             transform_row(line, direction);
             for (uint64_t k = 0; k < n; ++k) full[row * n + k] = line[k];
         }

@@ -611,9 +611,11 @@ struct DimLayout {
 // The layout of `length`-point transforms of strides src_stride and dst_stride, repeated over
 // `others` (fastest in the output first). Neighbouring batch dims that continue one another in
 // both buffers merge into one; transforms that are strided while another dim is adjacent in
-// memory are taken side by side (vectorized).
+// memory are taken side by side (vectorized), unless `points_together` asks for each transform's
+// points in neighbouring invocations whatever the output's strides (for a fused real split,
+// which then stores across the columns: PassKernel::spectrum_across_columns).
 DimLayout make_layout(uint64_t length, uint64_t src_stride, uint64_t dst_stride,
-                      const std::vector<PassKernel::BatchDim>& others) {
+                      const std::vector<PassKernel::BatchDim>& others, bool points_together = false) {
     DimLayout l;
     l.length = length;
     l.src_stride = src_stride;
@@ -631,7 +633,7 @@ DimLayout make_layout(uint64_t length, uint64_t src_stride, uint64_t dst_stride,
         }
         merged.push_back(d);
     }
-    l.vectorized = !merged.empty() && merged.front().dst_stride < dst_stride;
+    l.vectorized = !points_together && !merged.empty() && merged.front().dst_stride < dst_stride;
     const bool packed = !l.vectorized && src_stride == 1 && dst_stride == 1 &&
                         (merged.empty() || (merged.size() == 1 && merged[0].src_stride == length &&
                                             merged[0].dst_stride == length));
@@ -657,7 +659,8 @@ struct PlanDim {
 
 // The layout of the transforms along all[axis], batched over every other dim; the source is the
 // input buffer (reads_input) or a buffer in the output's layout.
-DimLayout dim_layout(const std::vector<PlanDim>& all, size_t axis, bool reads_input) {
+DimLayout dim_layout(const std::vector<PlanDim>& all, size_t axis, bool reads_input,
+                     bool points_together = false) {
     std::vector<PassKernel::BatchDim> others;
     for (size_t i = 0; i < all.size(); ++i)
         if (i != axis)
@@ -665,7 +668,7 @@ DimLayout dim_layout(const std::vector<PlanDim>& all, size_t axis, bool reads_in
                               static_cast<uint32_t>(reads_input ? all[i].in_stride : all[i].out_stride),
                               static_cast<uint32_t>(all[i].out_stride)});
     const PlanDim& a = all[axis];
-    return make_layout(a.n, reads_input ? a.in_stride : a.out_stride, a.out_stride, others);
+    return make_layout(a.n, reads_input ? a.in_stride : a.out_stride, a.out_stride, others, points_together);
 }
 
 // A pass that copies every point of `layout` (transforms of one point).
@@ -1058,7 +1061,7 @@ uint32_t PassKernel::real_items() const {
     switch (real_step) {
     case RealStep::split:
     case RealStep::join: return length / 4 + 1;  // the pairs k, n/2 - k for k <= n/4
-    case RealStep::crop: return length / 2 + 1;
+    case RealStep::crop: return spectrum_points;
     case RealStep::widen:
     case RealStep::mirror:
     case RealStep::narrow: break;
@@ -1140,6 +1143,9 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
     if (options.strategy != Strategy::automatic && options.strategy != Strategy::dft)
         throw Error("Options.strategy is not a Strategy value (" +
                     std::to_string(static_cast<int>(options.strategy)) + ")");
+    if (options.real_path != RealPath::half_length && options.real_path != RealPath::full_length)
+        throw Error("Options.real_path is not a RealPath value (" +
+                    std::to_string(static_cast<int>(options.real_path)) + ")");
     for (size_t d = 0; d < desc.dims().size(); ++d) {
         const uint64_t n = desc.dims()[d].n;
         const std::string what =
@@ -1183,8 +1189,9 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
 }
 
 // The passes and routes of a complex problem (without its table, which `table` collects).
+// `points_together`: see make_layout.
 LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
-                         TwiddleTableBuilder& table) {
+                         TwiddleTableBuilder& table, bool points_together = false) {
     // The dims of more than one point, fastest in the output first. Each transform dim is done
     // in turn, in that order: the first reads the input, the others the output.
     std::vector<PlanDim> all;
@@ -1241,7 +1248,7 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
     }
     for (size_t i = 0; i < all.size(); ++i) {
         if (all[i].dim < 0 || std::find(combined.begin(), combined.end(), i) != combined.end()) continue;
-        const DimLayout layout = dim_layout(all, i, reads_input);
+        const DimLayout layout = dim_layout(all, i, reads_input, points_together);
         const bool smooth = !smooth_factors(layout.length).empty();
         if (options.strategy == Strategy::dft) {
             add(direct_passes(layout, all[i].dim, all, desc.precision(), caps, table));
@@ -1251,7 +1258,7 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
             else
                 add_routed(bluestein_passes(all, i, reads_input, desc.precision(), caps, options, table));
         } else {
-            const DimLayout rest = dim_layout(all, i, false);
+            const DimLayout rest = dim_layout(all, i, false, points_together);
             add(fast_passes(
                 layout.length, layout.vectorized, [&](size_t p, size_t) { return p == 0 ? layout : rest; },
                 all[i].dim, desc.precision(), caps, options, table));
@@ -1270,10 +1277,11 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
 
 // Real transforms (Transform::r2c, c2r) in steps: complex sub-problems planned as any other,
 // and real steps (RealStep) between them, each reading and writing a place in the real plan's
-// buffers. Along the halved dim of n points (M = n / 2, m = n / 2 + 1):
+// buffers. Along the halved dim of n points (M = n / 2, m = FftDesc::spectrum_length(), at most
+// n / 2 + 1):
 //   r2c, even n with unit real stride there: the M-point transform of the reals read as complex
-//       pairs, into the output, then split in place; the other dims after, in place in the
-//       output.
+//       pairs, into the output, then split in place (through scratch when the output's rows of m
+//       points cannot hold the M points); the other dims after, in place in the output.
 //   c2r, even n likewise: the other dims first, from the input into scratch (the input is only
 //       read); join into the output read as complex pairs, then the M-point transform in place.
 //   Otherwise: through a region of scratch holding n complex points per row: widen, transform,
@@ -1333,6 +1341,7 @@ public:
         k.precision = out_.desc.precision();
         k.length = k.radix = static_cast<uint32_t>(n);
         k.real_step = step;
+        k.spectrum_points = static_cast<uint32_t>(out_.desc.spectrum_length());
         k.src_stride = static_cast<uint32_t>(src_stride);
         k.dst_stride = static_cast<uint32_t>(dst_stride);
         for (const auto& r : rows)
@@ -1378,22 +1387,24 @@ private:
 
 // Fuses a real transform's split (r2c) or join (c2r) into its half-length transform `p`
 // (PassKernel::split_store, join_load) where that is one Stockham pass of whole columns whose
-// tile fits the shared memory for split's exchange; returns whether it did.
-bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, const DeviceCaps& caps, const Options& options,
-                    TwiddleTableBuilder& table) {
+// tile fits the shared memory for split's exchange (and join's, taken across columns); returns
+// whether it did. `m` is the complex side's points per row (FftDesc::spectrum_length).
+bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const DeviceCaps& caps,
+                    const Options& options, TwiddleTableBuilder& table) {
     if (p.passes.size() != 1) return false;
     PassKernel& k = p.passes[0].kernel;
     if (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 || k.stages.empty() ||
         !k.points_contiguous || k.rader_prime || k.chirp_length || k.exchange_rounds > 2)
         return false;
-    if (step == RealStep::join) {
-        if (k.staged_load) return false;  // tiles of rows of M points; join's rows have M + 1
-        k.join_load = true;
-        k.real_offset = table.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 2));
-        return true;
-    }
-    if (k.shared_bytes == 0) {
-        // Split's exchange holds the tile: both components at once if they fit, else one at a time.
+    const bool join = step == RealStep::join;
+    // The complex side's rows strided and its transforms side by side: take the spectrum across
+    // the tile's columns (PassKernel::spectrum_across_columns).
+    const uint32_t row_stride = join ? k.src_stride : k.dst_stride;
+    const bool across = row_stride > 1 && !k.batch_dims.empty() && !k.vectorized &&
+                        (join ? k.batch_dims[0].src_stride : k.batch_dims[0].dst_stride) == 1;
+    if (join && k.staged_load) return false;  // tiles of rows of M points; join's rows have M + 1
+    if ((!join || across) && k.shared_bytes == 0) {
+        // The exchange holds the tile: both components at once if they fit, else one at a time.
         const uint32_t word = k.precision == Precision::f32 ? 4u : 8u;
         const uint32_t limit = options.max_shared_memory
                                    ? std::min(options.max_shared_memory, caps.max_shared_memory_bytes)
@@ -1402,6 +1413,13 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, const DeviceCaps&
         if (words * word > limit) return false;
         k.exchange_rounds = 2 * words * word <= limit ? 1 : 2;
         k.shared_bytes = static_cast<uint32_t>((k.exchange_rounds == 1 ? 2 : 1) * words * word);
+    }
+    k.spectrum_points = static_cast<uint32_t>(m);
+    k.spectrum_across_columns = across;
+    if (join) {
+        k.join_load = true;
+        k.real_offset = table.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 2));
+        return true;
     }
     k.split_store = true;
     k.staged_store = false;
@@ -1413,7 +1431,7 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
                       TwiddleTableBuilder& table) {
     const bool r2c = desc.transform() == Transform::r2c;
     const Dim h = desc.dims().back();
-    const uint64_t n = h.n, half = n / 2, m = n / 2 + 1;
+    const uint64_t n = h.n, half = n / 2, m = desc.spectrum_length();
     // Strides on the real side.
     auto real_stride = [&](const Dim& d) { return r2c ? d.in_stride : d.out_stride; };
     // The other transform dims and the batch dims: rows along the halved dim.
@@ -1422,7 +1440,7 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     const bool other_dims = std::any_of(others.begin(), others.end(), [](const Dim& d) { return d.n > 1; });
     // Reals read or written as complex pairs: unit stride along the halved dim, even strides
     // elsewhere.
-    const bool pairs = n % 2 == 0 && real_stride(h) == 1 &&
+    const bool pairs = options.real_path == RealPath::half_length && n % 2 == 0 && real_stride(h) == 1 &&
                        std::all_of(rows.begin(), rows.end(),
                                    [&](const Dim& d) { return d.n == 1 || real_stride(d) % 2 == 0; });
     // Packed strides for a scratch region of `points` complex values per row.
@@ -1437,27 +1455,50 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
         return s;
     };
     const uint64_t row_count = desc.batch() * (desc.length() / n);
+    // The plan of a complex sub-problem of the desc's precision.
+    auto sub = [&](std::vector<Dim> dims, std::vector<Dim> batch, bool points_together = false) {
+        return plan_complex(FftDesc::guru(dims, batch).with_precision(desc.precision()), caps, options, table,
+                            points_together);
+    };
+    auto dims_with = [&](auto stride_in, auto stride_out) {
+        std::vector<Dim> out;
+        for (size_t i = 0; i < rows.size(); ++i) out.push_back({rows[i].n, stride_in(i), stride_out(i)});
+        return out;
+    };
+    // r2c of pairs: the half-length transform, with split fused into it where it can be. Unfused,
+    // split runs in place in the output, unless its rows are band-limited to fewer than M points:
+    // then the transform goes to scratch (M points per row there) and split from there.
+    std::optional<LogicalPlan> half_plan;
+    bool split_fused = false, split_from_scratch = false;
+    if (r2c && pairs) {
+        // Complex strides of the reals: half of theirs. Spectra whose rows are strided while
+        // other rows lie side by side (m-major) keep each transform's points together, for a
+        // split fused across columns.
+        const bool across = h.out_stride > 1 && std::any_of(rows.begin(), rows.end(), [](const Dim& d) {
+                                return d.n > 1 && d.out_stride == 1;
+                            });
+        for (bool together : across ? std::vector{true, false} : std::vector{false}) {
+            half_plan = sub({{half, 1, h.out_stride}},
+                            dims_with([&](size_t i) { return rows[i].in_stride / 2; },
+                                      [&](size_t i) { return rows[i].out_stride; }),
+                            together);
+            split_fused = fuse_real_step(*half_plan, RealStep::split, n, m, caps, options, table);
+            if (split_fused) break;
+        }
+        split_from_scratch = !split_fused && m < half + 1;
+    }
     // c2r through scratch when other dims precede: m points per row there.
     const bool staged = !r2c && other_dims;
-    const uint64_t region = (pairs ? 0 : row_count * n) + (staged ? row_count * m : 0);
+    const uint64_t region =
+        (pairs ? (split_from_scratch ? row_count * half : 0) : row_count * n) + (staged ? row_count * m : 0);
     const uint64_t wide_at = staged ? row_count * m : 0;  // the n-point rows, after the staged spectrum
-    const auto wide = packed(n), spectrum = packed(m);
+    const auto wide = packed(n), spectrum = packed(m), halves = packed(half);
 
-    // The plan of a complex sub-problem of the desc's precision.
-    auto sub = [&](std::vector<Dim> dims, std::vector<Dim> batch) {
-        return plan_complex(FftDesc::guru(dims, batch).with_precision(desc.precision()), caps, options,
-                            table);
-    };
     auto batch_dims = [&](auto src, auto dst) {
         std::vector<PassKernel::BatchDim> out;
         for (size_t i = 0; i < rows.size(); ++i)
             out.push_back({static_cast<uint32_t>(rows[i].n), static_cast<uint32_t>(src(i)),
                            static_cast<uint32_t>(dst(i))});
-        return out;
-    };
-    auto dims_with = [&](auto stride_in, auto stride_out) {
-        std::vector<Dim> out;
-        for (size_t i = 0; i < rows.size(); ++i) out.push_back({rows[i].n, stride_in(i), stride_out(i)});
         return out;
     };
     // The dims of the sub-problems as the real problem's: the halved dim's, or the others'.
@@ -1469,14 +1510,17 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     RealPlanBuilder b(desc, caps, table, region);
 
     if (r2c) {
-        if (pairs) {
-            // Complex strides of the reals: half of theirs.
-            LogicalPlan half_plan =
-                sub({{half, 1, h.out_stride}}, dims_with([&](size_t i) { return rows[i].in_stride / 2; },
-                                                         [&](size_t i) { return rows[i].out_stride; }));
-            const bool fused = fuse_real_step(half_plan, RealStep::split, n, caps, options, table);
-            b.complex(std::move(half_plan), halved_dim, both(input), both(output));
-            if (!fused)
+        if (split_from_scratch) {
+            b.complex(sub({{half, 1, 1}}, dims_with([&](size_t i) { return rows[i].in_stride / 2; },
+                                                    [&](size_t i) { return halves[i]; })),
+                      halved_dim, both(input), both(wide_place));
+            b.step(
+                RealStep::split, n, 1, h.out_stride,
+                batch_dims([&](size_t i) { return halves[i]; }, [&](size_t i) { return rows[i].out_stride; }),
+                both(wide_place), both(output));
+        } else if (pairs) {
+            b.complex(std::move(*half_plan), halved_dim, both(input), both(output));
+            if (!split_fused)
                 b.step(RealStep::split, n, h.out_stride, h.out_stride,
                        batch_dims([&](size_t i) { return rows[i].out_stride; },
                                   [&](size_t i) { return rows[i].out_stride; }),
@@ -1523,7 +1567,7 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
         joined = sub({{half, spec_stride, 1}},
                      dims_with(spec_row, [&](size_t i) { return rows[i].out_stride / 2; }));
     }
-    if (pairs && fuse_real_step(joined, RealStep::join, n, caps, options, table)) {
+    if (pairs && fuse_real_step(joined, RealStep::join, n, m, caps, options, table)) {
         b.complex(std::move(joined), halved_dim, both(spec), both(output));
     } else if (pairs) {
         b.step(RealStep::join, n, spec_stride, 1,

@@ -12,6 +12,7 @@
 #include "vk/compute_kernel.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
+#include "vk/views.hpp"
 
 namespace twiddle {
 
@@ -54,44 +55,6 @@ vk::AllocatedBuffer upload_twiddles(Context::State& s, const LogicalPlan& plan) 
     return table;
 }
 
-bool overlap(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
-    return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
-}
-
-// A view as a descriptor range plus the element offset of the view within it: descriptor
-// offsets must be multiples of minStorageBufferOffsetAlignment, views need not be.
-struct Binding {
-    VkDescriptorBufferInfo info;
-    uint32_t element_offset;
-};
-
-Binding bind(const Context::State& s, const BufferView& v, uint64_t bytes, uint32_t element) {
-    const uint64_t align = std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment);
-    const uint64_t start = v.offset / align * align;
-    return Binding{{v.buffer, start, v.offset - start + bytes},
-                   static_cast<uint32_t>((v.offset - start) / element)};
-}
-
-void check_view(const Context::State& s, const char* name, const BufferView& v, uint64_t bytes,
-                uint32_t element) {
-    const std::string what = std::string("Plan::record: ") + name;
-    if (v.buffer == VK_NULL_HANDLE) throw Error(what + " has no buffer");
-    if (v.size < bytes)
-        throw Error(what + " holds " + std::to_string(v.size) + " bytes; the transform needs " +
-                    std::to_string(bytes));
-    if (v.offset % element != 0)
-        throw Error(what + " offset " + std::to_string(v.offset) + " is not a multiple of " +
-                    std::to_string(element) + " bytes, a complex element (where real arrays start too)");
-    if (!(v.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
-        throw Error(what + " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
-    const uint64_t align = std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment);
-    const uint64_t range = v.offset % align + bytes;
-    if (range > s.caps.max_storage_buffer_range)
-        throw UnsupportedError(what + " needs a binding of " + std::to_string(range) +
-                               " bytes, over the device's maxStorageBufferRange of " +
-                               std::to_string(s.caps.max_storage_buffer_range));
-}
-
 // Checks the input and output views and returns the placement they make. Views start on a
 // complex element, also those of real arrays, which some passes read or write as complex pairs.
 Placement check_in_out(const Context::State& s, const FftDesc& desc, const BufferView& in,
@@ -100,9 +63,9 @@ Placement check_in_out(const Context::State& s, const FftDesc& desc, const Buffe
     const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
     // In place, one range holds both sides (of different extents for real transforms).
     const uint64_t both_sides = std::max(desc.input_bytes(), desc.output_bytes());
-    check_view(s, "input", in, in_place ? both_sides : desc.input_bytes(), element);
-    check_view(s, "output", out, in_place ? both_sides : desc.output_bytes(), element);
-    if (!in_place && overlap(in, desc.input_bytes(), out, desc.output_bytes()))
+    vk::check_view(s, "Plan::record: input", in, in_place ? both_sides : desc.input_bytes(), element);
+    vk::check_view(s, "Plan::record: output", out, in_place ? both_sides : desc.output_bytes(), element);
+    if (!in_place && vk::overlap(in, desc.input_bytes(), out, desc.output_bytes()))
         throw Error("Plan::record: input and output overlap without being the same range");
     if (in_place && !desc.same_layouts())
         throw Error(
@@ -170,9 +133,9 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     const Placement placement = check_in_out(s, desc, in, out);
     const uint64_t scratch_bytes = p.logical.scratch_bytes(placement);
     if (scratch_bytes > 0) {
-        check_view(s, "scratch", scratch, scratch_bytes, element);
-        if (overlap(scratch, scratch_bytes, in, desc.input_bytes()) ||
-            overlap(scratch, scratch_bytes, out, desc.output_bytes()))
+        vk::check_view(s, "Plan::record: scratch", scratch, scratch_bytes, element);
+        if (vk::overlap(scratch, scratch_bytes, in, desc.input_bytes()) ||
+            vk::overlap(scratch, scratch_bytes, out, desc.output_bytes()))
             throw Error("Plan::record: scratch overlaps the input or output");
     }
 
@@ -181,10 +144,10 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     const uint64_t out_range = placement == Placement::in_place
                                    ? std::max(desc.input_bytes(), desc.output_bytes())
                                    : desc.output_bytes();
-    const Binding bindings[] = {
-        bind(s, in, desc.input_bytes(), element),
-        bind(s, out, out_range, element),
-        scratch_bytes ? bind(s, scratch, scratch_bytes, element) : Binding{},
+    const vk::Binding bindings[] = {
+        vk::bind(s, in, desc.input_bytes(), element),
+        vk::bind(s, out, out_range, element),
+        scratch_bytes ? vk::bind(s, scratch, scratch_bytes, element) : vk::Binding{},
     };
     auto binding = [&](BufferRole role) { return bindings[static_cast<int>(role)]; };
     const VkDescriptorBufferInfo table{p.twiddles.buffer.get(), 0, p.twiddles.size};
@@ -193,7 +156,7 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     const auto& routes = p.logical.routes(placement);
     const size_t count = p.logical.passes.size();
     for (size_t i = 0; i < count; ++i) {
-        const Binding src = binding(routes[i].src), dst = binding(routes[i].dst);
+        const vk::Binding src = binding(routes[i].src), dst = binding(routes[i].dst);
         const PassKernel& k = p.logical.passes[i].kernel;
         codegen::PassParams params;
         // Offsets in elements of the kernel's view: reals count twice.
@@ -221,7 +184,8 @@ void Plan::execute(const BufferView& in, const BufferView& out, Direction direct
     BufferView scratch;
     if (need > 0) {
         std::lock_guard lock(p.scratch_mutex);
-        if (!p.scratch)
+        // Sized for the placement of the call that made it; a call that needs more replaces it.
+        if (!p.scratch || p.scratch->size < need)
             p.scratch = vk::allocate_buffer(*p.state, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                             vk::MemoryKind::device_local);
         scratch = BufferView{p.scratch->buffer.get(), 0, p.scratch->size, p.scratch->usage};

@@ -1,0 +1,318 @@
+// twiddle::sht::FourierStage: the fft strategy as two real plans whose descs carry the seed's
+// layouts (the m-major change fused into their loads and stores), the dft strategy as two
+// kernels of its own.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+#include "core/unit_root.hpp"
+#include "sht/direct_sum.hpp"
+#include "twiddle/desc.hpp"
+#include "twiddle/error.hpp"
+#include "twiddle/logical_plan.hpp"
+#include "twiddle/plan.hpp"
+#include "twiddle/sht.hpp"
+#include "vk/compute_kernel.hpp"
+#include "vk/context_state.hpp"
+#include "vk/memory.hpp"
+#include "vk/views.hpp"
+
+namespace twiddle::sht {
+
+namespace {
+
+constexpr uint64_t kMax = ~uint64_t(0);
+
+// The fft strategy's problems: c2r from the m-major spectra (synthesis, unnormalized e^{+}: the
+// normalization that leaves the inverse unscaled) and r2c into them (analysis), both keeping
+// m <= mmax (FftDesc::spectrum_length).
+FftDesc synthesis_desc(const Grid& g) {
+    return FftDesc::guru({Dim{g.nphi, g.nlat, 1}},
+                         {Dim{g.nlat, 1, g.nphi}, Dim{g.fields, (g.mmax + 1) * g.nlat, g.nlat * g.nphi}},
+                         Transform::c2r, g.mmax + 1)
+        .with_normalization(Normalization::forward)
+        .with_precision(g.precision);
+}
+
+FftDesc analysis_desc(const Grid& g) {
+    return FftDesc::guru({Dim{g.nphi, 1, g.nlat}},
+                         {Dim{g.nlat, g.nphi, 1}, Dim{g.fields, g.nlat * g.nphi, (g.mmax + 1) * g.nlat}},
+                         Transform::r2c, g.mmax + 1)
+        .with_normalization(Normalization::backward)
+        .with_precision(g.precision);
+}
+
+Options plan_options(const StageOptions& o) {
+    Options out;
+    out.max_radix = o.radix;
+    out.real_path = o.real_path;
+    return out;
+}
+
+void validate(const StageOptions& o) {
+    if (o.strategy != Strategy::fft && o.strategy != Strategy::dft)
+        throw Error("StageOptions.strategy is not a twiddle::sht::Strategy value (" +
+                    std::to_string(static_cast<int>(o.strategy)) + ")");
+    const uint32_t r = o.radix;
+    if (r != 0 && r != 2 && r != 4 && r != 8 && r != 16 && r != 32)
+        throw Error("StageOptions.radix must be 0 (the planner's choice), 2, 4, 8, 16 or 32, got " +
+                    std::to_string(r));
+    if (o.real_path != RealPath::half_length && o.real_path != RealPath::full_length)
+        throw Error("StageOptions.real_path is not a RealPath value (" +
+                    std::to_string(static_cast<int>(o.real_path)) + ")");
+}
+
+// The dft strategy's limits on a device (empty when it fits).
+std::string direct_unsupported(const DeviceCaps& caps, const Grid& g) {
+    if (g.precision == Precision::f64 && !caps.shader_float64)
+        return "the device lacks shaderFloat64, which f64 needs";
+    const uint64_t groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
+    for (bool synthesis : {true, false})
+        if (g.fields * g.nlat * direct_blocks(g, synthesis) > groups)
+            return "fields * nlat rows need more workgroups than the device dispatches";
+    for (uint64_t bytes : {g.spectral_bytes(), g.spatial_bytes()})
+        if (bytes > caps.max_storage_buffer_range)
+            return "a buffer of " + std::to_string(bytes) +
+                   " bytes exceeds the device's maxStorageBufferRange of " +
+                   std::to_string(caps.max_storage_buffer_range);
+    // Kernels index with 32-bit integers (exponents below 2 nphi).
+    if (g.spectral_elements() >= (uint64_t(1) << 32) || g.spatial_elements() >= (uint64_t(1) << 32) ||
+        g.nphi >= (uint64_t(1) << 31))
+        return "the grid needs indices beyond 32 bits";
+    return {};
+}
+
+StrategySupport::Run describe(const LogicalPlan& p) {
+    StrategySupport::Run r;
+    r.passes = p.passes.size();
+    for (const Pass& pass : p.passes) {
+        r.workgroup_size = std::max(r.workgroup_size, pass.kernel.workgroup_size);
+        r.shared_bytes = std::max(r.shared_bytes, pass.kernel.shared_bytes);
+    }
+    r.summary = p.summary();
+    return r;
+}
+
+}  // namespace
+
+std::string_view to_string(Strategy s) {
+    switch (s) {
+    case Strategy::fft: return "fft";
+    case Strategy::dft: return "dft";
+    }
+    return "?";
+}
+
+Strategy parse_strategy(std::string_view name) {
+    if (name == "fft") return Strategy::fft;
+    if (name == "dft") return Strategy::dft;
+    throw Error("unknown SHT strategy '" + std::string(name) + "' (expected fft or dft)");
+}
+
+void Grid::validate() const {
+    if (nlat == 0) throw Error("sht::Grid.nlat must be >= 1, got 0");
+    if (nphi == 0) throw Error("sht::Grid.nphi must be >= 1, got 0");
+    if (fields == 0) throw Error("sht::Grid.fields must be >= 1, got 0");
+    if (2 * mmax >= nphi)
+        throw Error("sht::Grid.mmax must be below nphi / 2 (2 mmax < nphi), got mmax " +
+                    std::to_string(mmax) + " for nphi " + std::to_string(nphi));
+    if (precision != Precision::f32 && precision != Precision::f64)
+        throw Error("sht::Grid.precision is not a Precision value (" +
+                    std::to_string(static_cast<int>(precision)) + ")");
+    // Both sides' bytes representable: fields * nlat * max(nphi, mmax + 1) * 16 < 2^64.
+    if (nlat > kMax / 16 / nphi || fields > kMax / 16 / (nlat * nphi))
+        throw Error("sht::Grid: fields * nlat * nphi overflows");
+}
+
+std::vector<StrategySupport> support(const DeviceCaps& caps, const Grid& grid, const StageOptions& options) {
+    grid.validate();
+    validate(options);
+    std::vector<StrategySupport> out;
+    StrategySupport fft;
+    fft.strategy = Strategy::fft;
+    try {
+        fft.synthesis = describe(plan(synthesis_desc(grid), caps, plan_options(options)));
+        fft.analysis = describe(plan(analysis_desc(grid), caps, plan_options(options)));
+        fft.supported = true;
+    } catch (const UnsupportedError& e) {
+        fft.reason = e.what();
+    }
+    out.push_back(fft);
+    StrategySupport dft;
+    dft.strategy = Strategy::dft;
+    dft.reason = direct_unsupported(caps, grid);
+    dft.supported = dft.reason.empty();
+    if (dft.supported)
+        for (auto* run : {&dft.synthesis, &dft.analysis}) {
+            run->passes = 1;
+            run->workgroup_size = kDirectWorkgroup;
+            run->summary = "direct band-limited sum, O(nphi mmax) per row";
+        }
+    out.push_back(dft);
+    return out;
+}
+
+struct FourierStage::Impl {
+    std::shared_ptr<Context::State> state;
+    Grid grid;
+    StageOptions options;
+    // fft
+    std::optional<Plan> synthesis_plan;
+    std::optional<Plan> analysis_plan;
+    // dft
+    std::optional<vk::ComputeKernel> synthesis_kernel;
+    std::optional<vk::ComputeKernel> analysis_kernel;
+    std::optional<vk::AllocatedBuffer> table;
+
+    mutable std::mutex scratch_mutex;
+    mutable std::optional<vk::AllocatedBuffer> scratch;  // synthesize()'s and analyze()'s
+
+    uint64_t scratch_bytes() const {
+        if (!synthesis_plan) return 0;
+        return std::max(synthesis_plan->scratch_bytes(Placement::out_of_place),
+                        analysis_plan->scratch_bytes(Placement::out_of_place));
+    }
+
+    // Checks the views of one direction (`source` read, `destination` written) and records it.
+    void record(VkCommandBuffer cmd, bool synthesis, const BufferView& source, const BufferView& destination,
+                const BufferView& scratch_view) const;
+    void execute(bool synthesis, const BufferView& source, const BufferView& destination) const;
+};
+
+namespace {
+
+// The table W_nphi^e for e < nphi, rounded to the working precision from long double.
+vk::AllocatedBuffer upload_table(Context::State& s, const Grid& g) {
+    std::vector<uint8_t> bytes(g.nphi * complex_bytes(g.precision));
+    for (uint64_t e = 0; e < g.nphi; ++e) {
+        const auto w = unit_root(e, g.nphi);
+        if (g.precision == Precision::f32) {
+            const float v[2] = {float(w.real()), float(w.imag())};
+            std::memcpy(bytes.data() + e * sizeof v, v, sizeof v);
+        } else {
+            const double v[2] = {double(w.real()), double(w.imag())};
+            std::memcpy(bytes.data() + e * sizeof v, v, sizeof v);
+        }
+    }
+    auto table = vk::allocate_buffer(s, bytes.size(),
+                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                     vk::MemoryKind::device_local);
+    auto staging =
+        vk::allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
+    std::memcpy(staging.mapped, bytes.data(), bytes.size());
+    s.submit([&](VkCommandBuffer cmd) {
+        vk::record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
+    });
+    return table;
+}
+
+}  // namespace
+
+FourierStage::FourierStage(const Context& context, const Grid& grid, const StageOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+    grid.validate();
+    validate(options);
+    Impl& p = *impl_;
+    p.state = context.state();
+    p.grid = grid;
+    p.options = options;
+    if (options.strategy == Strategy::fft) {
+        p.synthesis_plan.emplace(context, synthesis_desc(grid), plan_options(options));
+        p.analysis_plan.emplace(context, analysis_desc(grid), plan_options(options));
+        return;
+    }
+    if (const std::string why = direct_unsupported(context.caps(), grid); !why.empty())
+        throw UnsupportedError("sht::FourierStage (dft): " + why);
+    p.table = upload_table(*p.state, grid);
+    constexpr uint32_t kPushBytes = 2 * sizeof(uint32_t);
+    p.synthesis_kernel.emplace(*p.state, generate_direct_synthesis(grid), "sht-direct-synthesis", 3,
+                               kPushBytes);
+    p.analysis_kernel.emplace(*p.state, generate_direct_analysis(grid), "sht-direct-analysis", 3, kPushBytes);
+}
+
+FourierStage::FourierStage(FourierStage&&) noexcept = default;
+FourierStage& FourierStage::operator=(FourierStage&&) noexcept = default;
+FourierStage::~FourierStage() = default;
+
+const Grid& FourierStage::grid() const { return impl_->grid; }
+const StageOptions& FourierStage::options() const { return impl_->options; }
+uint64_t FourierStage::scratch_bytes() const { return impl_->scratch_bytes(); }
+
+void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const BufferView& source,
+                                const BufferView& destination, const BufferView& scratch_view) const {
+    const Context::State& s = *state;
+    const std::string where =
+        std::string("sht::FourierStage::record_") + (synthesis ? "synthesis: " : "analysis: ");
+    if (cmd == VK_NULL_HANDLE) throw Error(where + "command buffer is null");
+    const uint32_t element = complex_bytes(grid.precision);
+    const uint64_t source_bytes = synthesis ? grid.spectral_bytes() : grid.spatial_bytes();
+    const uint64_t destination_bytes = synthesis ? grid.spatial_bytes() : grid.spectral_bytes();
+    vk::check_view(s, where + (synthesis ? "fm" : "spat"), source, source_bytes, element);
+    vk::check_view(s, where + (synthesis ? "spat" : "fm"), destination, destination_bytes, element);
+    if (vk::overlap(source, source_bytes, destination, destination_bytes))
+        throw Error(where + "fm and spat overlap");
+    const uint64_t scratch_need = scratch_bytes();
+    if (scratch_need > 0) {
+        vk::check_view(s, where + "scratch", scratch_view, scratch_need, element);
+        if (vk::overlap(scratch_view, scratch_need, source, source_bytes) ||
+            vk::overlap(scratch_view, scratch_need, destination, destination_bytes))
+            throw Error(where + "scratch overlaps fm or spat");
+    }
+    if (synthesis_plan) {
+        if (synthesis)
+            synthesis_plan->record(cmd, source, destination, scratch_view, Direction::inverse);
+        else
+            analysis_plan->record(cmd, source, destination, scratch_view, Direction::forward);
+        return;
+    }
+    const vk::Binding src = vk::bind(s, source, source_bytes, element);
+    const vk::Binding dst = vk::bind(s, destination, destination_bytes, element);
+    // Element offsets in each binding's own type: reals count twice.
+    const uint32_t push[2] = {src.element_offset * (synthesis ? 1 : 2),
+                              dst.element_offset * (synthesis ? 2 : 1)};
+    const VkDescriptorBufferInfo buffers[] = {src.info, dst.info, {table->buffer.get(), 0, table->size}};
+    const auto& kernel = synthesis ? *synthesis_kernel : *analysis_kernel;
+    kernel.dispatch(cmd, buffers, std::span(reinterpret_cast<const uint8_t*>(push), sizeof push),
+                    grid.fields * grid.nlat * direct_blocks(grid, synthesis));
+}
+
+void FourierStage::Impl::execute(bool synthesis, const BufferView& source,
+                                 const BufferView& destination) const {
+    BufferView scratch_view;
+    if (const uint64_t need = scratch_bytes(); need > 0) {
+        std::lock_guard lock(scratch_mutex);
+        if (!scratch)
+            scratch = vk::allocate_buffer(*state, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                          vk::MemoryKind::device_local);
+        scratch_view = BufferView{scratch->buffer.get(), 0, scratch->size, scratch->usage};
+    }
+    state->submit([&](VkCommandBuffer cmd) {
+        vk::record_full_barrier(cmd);
+        record(cmd, synthesis, source, destination, scratch_view);
+        vk::record_full_barrier(cmd);
+    });
+}
+
+void FourierStage::record_synthesis(VkCommandBuffer cmd, const BufferView& fm, const BufferView& spat,
+                                    const BufferView& scratch) const {
+    impl_->record(cmd, true, fm, spat, scratch);
+}
+
+void FourierStage::record_analysis(VkCommandBuffer cmd, const BufferView& spat, const BufferView& fm,
+                                   const BufferView& scratch) const {
+    impl_->record(cmd, false, spat, fm, scratch);
+}
+
+void FourierStage::synthesize(const BufferView& fm, const BufferView& spat) const {
+    impl_->execute(true, fm, spat);
+}
+void FourierStage::analyze(const BufferView& spat, const BufferView& fm) const {
+    impl_->execute(false, spat, fm);
+}
+void FourierStage::synthesize(const Buffer& fm, const Buffer& spat) const {
+    synthesize(fm.view(), spat.view());
+}
+void FourierStage::analyze(const Buffer& spat, const Buffer& fm) const { analyze(spat.view(), fm.view()); }
+
+}  // namespace twiddle::sht
