@@ -28,7 +28,7 @@ std::string name(const sht::Grid& g, const sht::StageOptions& o) {
     return "nlat " + std::to_string(g.nlat) + ", nphi " + std::to_string(g.nphi) + ", mmax " +
            std::to_string(g.mmax) + ", fields " + std::to_string(g.fields) + ", " +
            std::string(to_string(g.precision)) + ", " + std::string(sht::to_string(o.strategy)) + ", radix " +
-           std::to_string(o.radix) + ", " + std::string(to_string(o.real_path));
+           std::to_string(o.fft.max_radix) + ", " + std::string(to_string(o.fft.real_path));
 }
 
 // Synthesis in long double: the Hermitian spectrum of each row, X_0 = Re F_0, X_m = F_m and
@@ -152,11 +152,17 @@ class Sht : public DeviceTest {};
 // two (100, 1000; 202 = 2 x 101 takes Rader's algorithm), odd nphi (the complex path), nphi 1
 // and 2, batches of fields.
 const std::vector<sht::Grid> kGrids = {
-    {.nlat = 16, .nphi = 64, .mmax = 31},   {.nlat = 1, .nphi = 2048, .mmax = 1023},
-    {.nlat = 9, .nphi = 256, .mmax = 5},    {.nlat = 33, .nphi = 100, .mmax = 49, .fields = 2},
-    {.nlat = 7, .nphi = 1000, .mmax = 300}, {.nlat = 5, .nphi = 202, .mmax = 100},
-    {.nlat = 6, .nphi = 129, .mmax = 64},   {.nlat = 3, .nphi = 97, .mmax = 20, .fields = 3},
-    {.nlat = 4, .nphi = 1, .mmax = 0},      {.nlat = 4, .nphi = 2, .mmax = 0},
+    {.nlat = 16, .nphi = 64, .mmax = 31},
+    {.nlat = 1, .nphi = 2048, .mmax = 1023},
+    {.nlat = 9, .nphi = 256, .mmax = 5},
+    {.nlat = 33, .nphi = 100, .mmax = 49, .fields = 2},
+    {.nlat = 7, .nphi = 1000, .mmax = 300},
+    {.nlat = 5, .nphi = 202, .mmax = 100},
+    {.nlat = 6, .nphi = 129, .mmax = 64},
+    {.nlat = 3, .nphi = 97, .mmax = 20, .fields = 3},
+    {.nlat = 4, .nphi = 1, .mmax = 0},
+    {.nlat = 4, .nphi = 2, .mmax = 0},
+    {.nlat = 5, .nphi = 64, .mmax = 20, .fields = 3},
 };
 
 TEST_F(Sht, Fft) {
@@ -167,9 +173,9 @@ TEST_F(Sht, Fft) {
 
 TEST_F(Sht, RadixAndComplexPath) {
     for (const auto& g : {kGrids[0], kGrids[2], kGrids[3]}) {
-        check_stage<float>(g, {.radix = 2});
-        check_stage<float>(g, {.radix = 4});
-        check_stage<float>(g, {.real_path = RealPath::full_length});
+        check_stage<float>(g, {.fft = {.max_radix = 2}});
+        check_stage<float>(g, {.fft = {.max_radix = 4}});
+        check_stage<float>(g, {.fft = {.real_path = RealPath::full_length}});
     }
 }
 
@@ -237,7 +243,7 @@ TEST_F(Sht, Support) {
     EXPECT_EQ(all[1].strategy, sht::Strategy::dft);
     EXPECT_TRUE(all[1].supported) << all[1].reason;
     // Radix 2 takes more stages.
-    const auto radix2 = sht::support(testing::device().caps(), g, {.radix = 2});
+    const auto radix2 = sht::support(testing::device().caps(), g, {.fft = {.max_radix = 2}});
     EXPECT_NE(radix2[0].analysis.summary, all[0].analysis.summary);
     // f64 needs shaderFloat64.
     DeviceCaps no_f64 = testing::device().caps();
@@ -254,8 +260,10 @@ TEST_F(Sht, Errors) {
     EXPECT_THROW(sht::FourierStage(ctx, {.nlat = 0, .nphi = 16, .mmax = 3}), Error);
     EXPECT_THROW(sht::FourierStage(ctx, {.nlat = 4, .nphi = 0, .mmax = 0}), Error);
     EXPECT_THROW(sht::FourierStage(ctx, {.nlat = 4, .nphi = 16, .mmax = 3, .fields = 0}), Error);
-    EXPECT_THROW(sht::FourierStage(ctx, {.nlat = 4, .nphi = 16, .mmax = 3}, {.radix = 3}), Error);
+    EXPECT_THROW(sht::FourierStage(ctx, {.nlat = 4, .nphi = 16, .mmax = 3}, {.fft = {.max_radix = 3}}),
+                 Error);
     EXPECT_THROW(sht::support(ctx.caps(), {.nlat = 4, .nphi = 7, .mmax = 4}), Error);
+    EXPECT_THROW(sht::support(ctx.caps(), {.nlat = 4, .nphi = 7, .mmax = uint64_t(1) << 63}), Error);
     EXPECT_THROW(sht::parse_strategy("fast"), Error);
     for (auto strategy : {sht::Strategy::fft, sht::Strategy::dft}) {
         const sht::Grid g{.nlat = 4, .nphi = 16, .mmax = 7};

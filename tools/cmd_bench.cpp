@@ -40,6 +40,18 @@ struct BenchArgs {
     Options options;
     std::string strategy = "auto";
     std::string out;
+    // Spherical-harmonic Fourier stages instead of the transforms: NLATxNPHIxMMAX each.
+    std::vector<std::string> sht;
+    uint64_t fields = 1;
+};
+
+// One direction of one spherical-harmonic Fourier stage.
+struct ShtRow {
+    sht::Grid grid;
+    bool synthesis = true;
+    size_t passes = 0;
+    double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
+    std::string status;
 };
 
 struct Row {
@@ -214,6 +226,99 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
     return row;
 }
 
+// "NLATxNPHIxMMAX" as a grid.
+sht::Grid parse_sht_case(const std::string& text) {
+    const auto parts = parse_shape(text);
+    if (parts.size() != 3) throw Error("--sht case '" + text + "' is not NLATxNPHIxMMAX");
+    return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = parts[2]};
+}
+
+// Both directions of the stage of `grid` (fft strategy), each gated on its accuracy: the first
+// and the last rows against the long-double reference transform of the rows. GB/s counts the
+// bytes of fm and spat once each.
+template <typename T>
+std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const BenchArgs& a, double copy) {
+    grid.precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
+    const sht::StageOptions options{.fft = a.options};
+    const sht::FourierStage stage(ctx, grid, options);
+    const auto support = sht::support(ctx.caps(), grid, options);
+    Buffer fm(ctx, grid.spectral_bytes()), spat(ctx, grid.spatial_bytes());
+    std::optional<Buffer> scratch;
+    if (stage.scratch_bytes() > 0) scratch.emplace(ctx, stage.scratch_bytes());
+    const BufferView scratch_view = scratch ? scratch->view() : BufferView{};
+    const uint64_t rows = grid.fields * grid.nlat, nlat = grid.nlat, nphi = grid.nphi, mmax = grid.mmax;
+    // The rows checked: the first two and the last.
+    std::vector<uint64_t> checked{0, std::min<uint64_t>(1, rows - 1), rows - 1};
+    // Index of F_m of row r in fm.
+    auto fm_at = [&](uint64_t r, uint64_t m) { return (r / nlat * (mmax + 1) + m) * nlat + r % nlat; };
+
+    std::mt19937 gen(static_cast<uint32_t>(nphi));
+    std::uniform_real_distribution<float> dist(-1, 1);
+    std::vector<ShtRow> out;
+    for (bool synthesis : {true, false}) {
+        ShtRow row;
+        row.grid = grid;
+        row.synthesis = synthesis;
+        row.passes = (synthesis ? support[0].synthesis : support[0].analysis).passes;
+        const uint64_t in_words = synthesis ? 2 * grid.spectral_elements() : grid.spatial_elements();
+        std::vector<T> x(in_words);
+        for (T& v : x) v = dist(gen);
+        (synthesis ? fm : spat).upload(x.data(), x.size() * sizeof(T));
+        auto record = [&](VkCommandBuffer cmd) {
+            if (synthesis)
+                stage.record_synthesis(cmd, fm.view(), spat.view(), scratch_view);
+            else
+                stage.record_analysis(cmd, spat.view(), fm.view(), scratch_view);
+        };
+        ctx.submit([&](VkCommandBuffer cmd) {
+            vk::record_full_barrier(cmd);
+            record(cmd);
+            vk::record_full_barrier(cmd);
+        });
+        const uint64_t out_words = synthesis ? grid.spatial_elements() : 2 * grid.spectral_elements();
+        std::vector<T> y(out_words);
+        (synthesis ? spat : fm).download(y.data(), y.size() * sizeof(T));
+        long double num = 0, den = 0;
+        std::vector<cpu::cld> line(nphi);
+        for (uint64_t r : checked) {
+            std::fill(line.begin(), line.end(), cpu::cld(0));
+            if (synthesis) {
+                // The Hermitian spectrum X_0 = Re F_0, X_m = F_m, X_{nphi-m} = conj(F_m).
+                line[0] = x[2 * fm_at(r, 0)];
+                for (uint64_t m = 1; m <= mmax; ++m) {
+                    line[m] = {x[2 * fm_at(r, m)], x[2 * fm_at(r, m) + 1]};
+                    line[nphi - m] = std::conj(line[m]);
+                }
+                const auto want = cpu::reference_dft(line, Direction::inverse);
+                for (uint64_t j = 0; j < nphi; ++j) {
+                    const long double d = y[r * nphi + j] - want[j].real();
+                    num += d * d;
+                    den += want[j].real() * want[j].real();
+                }
+            } else {
+                for (uint64_t j = 0; j < nphi; ++j) line[j] = x[r * nphi + j];
+                const auto want = cpu::reference_dft(line, Direction::forward);
+                for (uint64_t m = 0; m <= mmax; ++m) {
+                    num += std::norm(cpu::cld(y[2 * fm_at(r, m)], y[2 * fm_at(r, m) + 1]) - want[m]);
+                    den += std::norm(want[m]);
+                }
+            }
+        }
+        row.rel_l2 = den > 0 ? static_cast<double>(std::sqrt(num / den)) : static_cast<double>(num);
+        if (!(row.rel_l2 <= a.max_error)) {
+            row.status = "failed: error over bound";
+        } else {
+            row.ms = time_median(ctx, a.reps, record);
+            row.gbps =
+                static_cast<double>(grid.spectral_bytes() + grid.spatial_bytes()) / (row.ms * 1e-3) / 1e9;
+            row.copy_fraction = row.gbps / copy;
+            row.status = "ok";
+        }
+        out.push_back(row);
+    }
+    return out;
+}
+
 // A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
 std::string csv_field(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
@@ -250,6 +355,42 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
             f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
               << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << ","
               << shape_name(r.shape) << "\n";
+    }
+    const std::string text = f.str();
+    write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+}
+
+void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows, const DeviceCaps& caps,
+                       double copy) {
+    std::ostringstream f;
+    const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
+    auto direction = [](const ShtRow& r) { return r.synthesis ? "synthesis" : "analysis"; };
+    if (json) {
+        nlohmann::json j;
+        j["device"] = caps.name;
+        j["driver"] = caps.driver_name + " " + caps.driver_info;
+        j["copy_gbps"] = copy;
+        j["cases"] = nlohmann::json::array();
+        for (const ShtRow& r : rows)
+            j["cases"].push_back({{"direction", direction(r)},
+                                  {"nlat", r.grid.nlat},
+                                  {"nphi", r.grid.nphi},
+                                  {"mmax", r.grid.mmax},
+                                  {"fields", r.grid.fields},
+                                  {"passes", r.passes},
+                                  {"ms", r.ms},
+                                  {"gbps", r.gbps},
+                                  {"copy_fraction", r.copy_fraction},
+                                  {"rel_l2", r.rel_l2},
+                                  {"status", r.status}});
+        f << j.dump(2) << "\n";
+    } else {
+        f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status\n";
+        f << "copy,-,0,0,0,0,0,0," << copy << ",1,0,ok\n";
+        for (const ShtRow& r : rows)
+            f << "twiddle," << direction(r) << "," << r.grid.nlat << "," << r.grid.nphi << "," << r.grid.mmax
+              << "," << r.grid.fields << "," << r.passes << "," << r.ms << "," << r.gbps << ","
+              << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "\n";
     }
     const std::string text = f.str();
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
@@ -301,6 +442,17 @@ void add_bench_command(CLI::App& app) {
         ->check(parsed_by(parse_strategy));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,
                     "Planner: tiles each workgroup transforms (0: auto)");
+    cmd->add_flag(
+        "--complex-path", [a](int64_t) { a->options.real_path = RealPath::full_length; },
+        "Planner: real transforms of even length through the full-length complex transform");
+    cmd->add_option("--sht", a->sht,
+                    "Time spherical-harmonic Fourier stages instead (both directions, fft strategy, "
+                    "the planner options apply): NLATxNPHIxMMAX,... such as "
+                    "1024x2048x1023,4096x8192x4095; GB/s counts fm and spat once each")
+        ->delimiter(',')
+        ->check(parsed_by(parse_sht_case));
+    cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
+        ->check(CLI::PositiveNumber);
     cmd->callback([a] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);
@@ -328,6 +480,30 @@ void add_bench_command(CLI::App& app) {
                     ctx.caps().driver_info.c_str());
         std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
                     static_cast<unsigned long long>(2 * copy_bytes));
+        if (!args.sht.empty()) {
+            if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 1e-6;
+            std::vector<ShtRow> rows;
+            for (const std::string& text : args.sht) {
+                sht::Grid grid = parse_sht_case(text);
+                grid.fields = args.fields;
+                const auto done = args.f64 ? run_sht_case<double>(ctx, grid, args, copy)
+                                           : run_sht_case<float>(ctx, grid, args, copy);
+                rows.insert(rows.end(), done.begin(), done.end());
+            }
+            std::printf("%20s %7s %10s %6s %10s %10s %6s %10s  %s\n", "nlat x nphi x mmax", "fields",
+                        "direction", "passes", "ms", "GB/s", "copy", "rel_l2", "status");
+            for (const ShtRow& r : rows)
+                std::printf("%20s %7llu %10s %6zu %10.4f %10.1f %5.0f%% %10.2e  %s\n",
+                            shape_name({r.grid.nlat, r.grid.nphi, r.grid.mmax}).c_str(),
+                            static_cast<unsigned long long>(r.grid.fields),
+                            r.synthesis ? "synthesis" : "analysis", r.passes, r.ms, r.gbps,
+                            100 * r.copy_fraction, r.rel_l2, r.status.c_str());
+            check_validation(ctx);
+            if (!args.out.empty()) write_sht_results(args.out, rows, ctx.caps(), copy);
+            if (std::any_of(rows.begin(), rows.end(), [](const ShtRow& r) { return r.status != "ok"; }))
+                throw Error("bench: a case failed its accuracy gate");
+            return;
+        }
         for (uint32_t shared : args.copy_shared) {
             if (shared > ctx.caps().max_shared_memory_bytes)
                 throw Error("--copy-shared " + std::to_string(shared) + " exceeds the device's " +

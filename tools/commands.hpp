@@ -35,4 +35,7 @@ CLI::Validator parsed_by(Parse parse) {
 
 void add_fft_command(CLI::App& app);
 
+// sht-synth and sht-analys: twiddle::sht::FourierStage on .npy files.
+void add_sht_commands(CLI::App& app);
+
 }  // namespace twiddle::cli

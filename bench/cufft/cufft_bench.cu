@@ -1,9 +1,11 @@
 // cufft_bench: throughput and accuracy of cuFFT batched single-precision C2C (or R2C) forward
-// transforms, 1D and multi-dimensional, the NVIDIA baseline for `twiddle bench`. Standalone: needs
+// transforms, 1D and multi-dimensional, the NVIDIA baseline for `twiddle bench`; with --sht, of the
+// Fourier stage of a spherical-harmonic transform done the cuFFT way (below). Standalone: needs
 // only the CUDA runtime and cuFFT.
 //
 //   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST]
 //               [--z2z | --r2c]
+//   cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--out FILE.csv]
 //
 // --z2z times double-precision Z2Z transforms of the same values instead (16 bytes per value in
 // GB/s). Its rel_l2 is then the round trip's error: forward, inverse, scaled by 1/N, against the
@@ -40,6 +42,30 @@
 //
 // CSV (--out): library,n,batch,ms,gbps,rel_l2,shape -- shape is "1024" for a 1D case, "256x256"
 // for a 2D one, "-" on the copy row.
+//
+// --sht: the Fourier stage of a spherical-harmonic transform, the baseline for twiddle's own stage.
+// A case NLATxNPHIxMMAX (--sht-cases, default 1024x2048x1023,4096x8192x4095; mmax < nphi/2) and
+// --fields F (default 1) give two arrays per case:
+//   spatial   real float    spat[f * nlat*nphi + ilat * nphi + iphi]           (rows of nphi)
+//   spectral  complex float fm[f * (mmax+1)*nlat + m * nlat + ilat], m = 0..mmax  (m-major)
+// Analysis (spat -> fm): X_m = sum_j x_j e^{-2 pi i j m / nphi} of every row, unnormalized, m <= mmax
+// kept. One cufftMakePlanMany64 R2C plan over all fields*nlat rows into a temporary of rows of
+// nphi/2+1 complex, then rows_to_fm, a 32x32 shared-memory tiled transpose that keeps m <= mmax.
+// Synthesis (fm -> spat): per row the half spectrum X_m = F_m for m <= mmax, 0 for mmax < m <=
+// nphi/2, then the unnormalized inverse, x_j = Re F_0 + sum_{m=1..mmax} 2 Re(F_m e^{+2 pi i j m /
+// nphi}) (cuFFT's C2R convention; Im F_0 is ignored). fm_to_rows, the same tiled transpose the other
+// way round, writes the zero-padded temporary, then one C2R plan over all rows writes spat (the
+// transpose runs every time, as an out-of-place C2R may overwrite its input).
+// Each direction is timed as a whole, its two launches on one stream, as above (3 warm-ups, median
+// of `reps`). GB/s = (spat bytes + fm bytes) / seconds / 1e9 = fields * (nlat*nphi*4 +
+// (mmax+1)*nlat*8) / seconds / 1e9: the stage's own input and output, not the temporary. The copy
+// yardstick, per case, is a D2D copy of spat bytes + fm bytes (GB/s = 2 * bytes / seconds / 1e9).
+// Inputs: std::mt19937 seeded with nphi, uniform floats in [-1, 1), in memory order: spat for
+// analysis; fm for synthesis (real then imaginary part of each value), then Im F_0 set to 0 so the
+// reference is unambiguous. rel_l2 is against the same stage in double precision: cuFFT D2Z of the
+// same spat upcast, cropped and transposed on the host, or Z2D of the half spectra the same fm
+// (upcast) give, over all fields. CSV: library,direction,nlat,nphi,mmax,fields,ms,gbps,rel_l2 with
+// library cufft (direction synthesis or analysis) or copy (direction "-", rel_l2 0).
 
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -153,6 +179,16 @@ struct Shape {
     }
 };
 
+// One --sht case: nlat rows of nphi real points per field, orders m = 0..mmax kept (mmax < nphi/2).
+struct ShtCase {
+    uint64_t nlat = 0, nphi = 0, mmax = 0;
+
+    uint64_t half() const { return nphi / 2 + 1; }  // complex points in one row's half spectrum
+    std::string name() const {                      // "1024x2048x1023"
+        return std::to_string(nlat) + "x" + std::to_string(nphi) + "x" + std::to_string(mmax);
+    }
+};
+
 struct Args {
     unsigned total_log2 = 26;  // values per case = 2^total_log2 (complex; real with --r2c)
     unsigned reps = 20;        // timed executions per case
@@ -160,6 +196,9 @@ struct Args {
     bool r2c = false;          // real input, half spectrum out, instead of complex to complex
     std::string out;           // CSV path, empty for none
     std::vector<Shape> cases;  // --cases (rank 1) first, then --shapes
+    bool sht = false;          // the spherical-harmonic Fourier stage instead of the cases above
+    uint64_t fields = 1;       // --sht: fields per case
+    std::vector<ShtCase> sht_cases;
 };
 
 constexpr unsigned kMaxTotalLog2 = 30;         // 2^30 complex values: 8 GiB per f32 buffer, 16 GiB reference
@@ -172,6 +211,7 @@ void usage(FILE* f) {
         f,
         "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST] "
         "[--z2z | --r2c]\n"
+        "       cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--out FILE.csv]\n"
         "  --total LOG2   values per case = 2^LOG2 (complex; real with --r2c), batch = max(1, 2^LOG2 / N)\n"
         "                 (default 26)\n"
         "  --reps R       timed executions per case, median reported (default 20)\n"
@@ -183,7 +223,13 @@ void usage(FILE* f) {
         "                 where N <= 2^LOG2; with either, just the cases given, --cases first)\n"
         "  --z2z          double-precision Z2Z instead of C2C; rel_l2 is the round trip's error\n"
         "  --r2c          single-precision R2C (numpy rfftn over all axes) instead of C2C: real arrays in,\n"
-        "                 the last axis's N_last/2+1 points out; rel_l2 against a D2Z of the same values\n");
+        "                 the last axis's N_last/2+1 points out; rel_l2 against a D2Z of the same values\n"
+        "  --sht          the Fourier stage of a spherical-harmonic transform instead (synthesis and\n"
+        "                 analysis: cuFFT C2R / R2C over all rows plus a transpose to / from m-major)\n"
+        "  --sht-cases LIST\n"
+        "                 comma-separated NLATxNPHIxMMAX, mmax < nphi/2\n"
+        "                 (default 1024x2048x1023,4096x8192x4095)\n"
+        "  --fields F     --sht: fields per case (default 1); fields * nlat * nphi at most 2^31\n");
 }
 
 [[noreturn]] void bad_usage(const std::string& msg) {
@@ -232,9 +278,22 @@ Shape parse_shape(const char* what, const std::string& s) {
     return shape;
 }
 
+// "1024x2048x1023" -> nlat 1024, nphi 2048, mmax 1023, with nphi >= 2 and mmax < nphi/2.
+ShtCase parse_sht_case(const std::string& s) {
+    const std::vector<std::string> parts = split(s, 'x');
+    if (parts.size() != 3) bad_usage("--sht-cases: '" + s + "' is not NLATxNPHIxMMAX");
+    ShtCase c;
+    c.nlat = parse_uint("--sht-cases", parts[0], 1, kMaxN);
+    c.nphi = parse_uint("--sht-cases", parts[1], 2, kMaxN);
+    c.mmax = parse_uint("--sht-cases mmax", parts[2], 0, c.nphi / 2 - 1);
+    return c;
+}
+
 Args parse_args(int argc, char** argv) {
     Args a;
     std::string cases, shapes;  // an empty value is as if the option were not given
+    std::string sht_cases, fields;
+    bool total_given = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "-h" || arg == "--help") {
@@ -249,6 +308,10 @@ Args parse_args(int argc, char** argv) {
             a.r2c = true;
             continue;
         }
+        if (arg == "--sht") {
+            a.sht = true;
+            continue;
+        }
         // Accept both "--opt value" and "--opt=value".
         std::string key = arg, value;
         bool have_value = false;
@@ -257,25 +320,47 @@ Args parse_args(int argc, char** argv) {
             value = arg.substr(eq + 1);
             have_value = true;
         }
-        if (key != "--total" && key != "--reps" && key != "--out" && key != "--cases" && key != "--shapes")
+        if (key != "--total" && key != "--reps" && key != "--out" && key != "--cases" && key != "--shapes" &&
+            key != "--sht-cases" && key != "--fields")
             bad_usage("unknown argument '" + arg + "'");
         if (!have_value) {
             if (i + 1 >= argc) bad_usage(key + " needs a value");
             value = argv[++i];
         }
-        if (key == "--total")
+        if (key == "--total") {
             a.total_log2 = static_cast<unsigned>(parse_uint("--total", value, 0, kMaxTotalLog2));
-        else if (key == "--reps")
+            total_given = true;
+        } else if (key == "--reps")
             a.reps = static_cast<unsigned>(parse_uint("--reps", value, 1, 100000));
         else if (key == "--out")
             a.out = value;
         else if (key == "--cases")
             cases = value;
-        else
+        else if (key == "--shapes")
             shapes = value;
+        else if (key == "--sht-cases")
+            sht_cases = value;
+        else
+            fields = value;
     }
     if (a.z2z && a.r2c)
         bad_usage("--z2z (double-precision Z2Z) and --r2c (single-precision R2C) exclude each other");
+    if (a.sht) {
+        if (a.z2z || a.r2c || total_given || !cases.empty() || !shapes.empty())
+            bad_usage(
+                "--sht takes its cases from --sht-cases; --total, --cases, --shapes, --z2z and --r2c "
+                "do not apply to it");
+        if (!fields.empty()) a.fields = parse_uint("--fields", fields, 1, kMaxN);
+        for (const std::string& c :
+             split(sht_cases.empty() ? "1024x2048x1023,4096x8192x4095" : sht_cases, ','))
+            a.sht_cases.push_back(parse_sht_case(c));
+        for (const ShtCase& c : a.sht_cases)
+            if (c.nlat > kMaxN / c.nphi || c.nlat * c.nphi > kMaxN / a.fields)
+                bad_usage("--sht-cases: " + c.name() + " with --fields " + std::to_string(a.fields) +
+                          " has more than " + std::to_string(kMaxN) + " real values");
+        return a;
+    }
+    if (!sht_cases.empty() || !fields.empty()) bad_usage("--sht-cases and --fields need --sht");
     if (!cases.empty())
         for (const std::string& c : split(cases, ','))
             a.cases.push_back(Shape{{parse_uint("--cases", c, 1, kMaxN)}});
@@ -346,21 +431,23 @@ double copy_ms(cudaStream_t stream, uint64_t bytes, unsigned reps) {
 
 // Creates a batched plan over all axes of `shape`, arrays packed one after another (inembed =
 // onembed = the shape, stride 1, idist = odist = N). For R2C and D2Z the output arrays are half
-// spectra, so onembed = shape.half() and odist = its size; the transform lengths stay the real
-// shape's. The 64-bit variant of cufftPlanMany is used so that N * batch beyond 2^31 cannot
-// overflow; with batch 1 it is the plan cufftPlan1d/2d/3d makes.
+// spectra, so onembed = shape.half() and odist = its size, and for C2R and Z2D the input arrays;
+// the transform lengths stay the real shape's. The 64-bit variant of cufftPlanMany is used so that
+// N * batch beyond 2^31 cannot overflow; with batch 1 it is the plan cufftPlan1d/2d/3d makes.
 cufftHandle make_plan(cudaStream_t stream, const Shape& shape, uint64_t batch, cufftType type) {
     cufftHandle plan;
     CUFFT_CHECK(cufftCreate(&plan));
     CUFFT_CHECK(cufftSetStream(plan, stream));
+    const Shape in = type == CUFFT_C2R || type == CUFFT_Z2D ? shape.half() : shape;
     const Shape out = type == CUFFT_R2C || type == CUFFT_D2Z ? shape.half() : shape;
     std::vector<long long> len(shape.dims.begin(), shape.dims.end());
+    std::vector<long long> inembed(in.dims.begin(), in.dims.end());
     std::vector<long long> onembed(out.dims.begin(), out.dims.end());
-    const long long idist = static_cast<long long>(shape.size());
+    const long long idist = static_cast<long long>(in.size());
     const long long odist = static_cast<long long>(out.size());
     size_t work = 0;
     // Advanced layout spelled out: embed = the arrays' own shapes, i.e. arrays packed.
-    CUFFT_CHECK(cufftMakePlanMany64(plan, static_cast<int>(len.size()), len.data(), len.data(), 1, idist,
+    CUFFT_CHECK(cufftMakePlanMany64(plan, static_cast<int>(len.size()), len.data(), inembed.data(), 1, idist,
                                     onembed.data(), 1, odist, type, static_cast<long long>(batch), &work));
     return plan;
 }
@@ -372,8 +459,13 @@ void copy_sync(cudaStream_t stream, void* dst, const void* src, uint64_t bytes, 
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-// ||out / divisor - ref|| / ||ref|| over all values, summed in long double (0 when both are zero,
-// infinite when only ref is). NaN or Inf anywhere in `out` makes it non-finite.
+// sqrt(num / den) for the sums of squares below: 0 when both are zero, infinite when only num is.
+double norm_ratio(long double num, long double den) {
+    return den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+}
+
+// ||out / divisor - ref|| / ||ref|| over all complex values, summed in long double. NaN or Inf
+// anywhere in `out` makes it non-finite.
 template <typename Out, typename Ref>
 double relative_l2(const std::vector<Out>& out, const std::vector<Ref>& ref, long double divisor) {
     long double num = 0, den = 0;
@@ -383,7 +475,18 @@ double relative_l2(const std::vector<Out>& out, const std::vector<Ref>& ref, lon
         num += dx * dx + dy * dy;
         den += static_cast<long double>(ref[i].x) * ref[i].x + static_cast<long double>(ref[i].y) * ref[i].y;
     }
-    return den > 0 ? static_cast<double>(std::sqrt(num / den)) : (num == 0 ? 0.0 : INFINITY);
+    return norm_ratio(num, den);
+}
+
+// ||out - ref|| / ||ref|| over real values, as above.
+double relative_l2(const std::vector<cufftReal>& out, const std::vector<cufftDoubleReal>& ref) {
+    long double num = 0, den = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const long double d = static_cast<long double>(out[i]) - ref[i];
+        num += d * d;
+        den += static_cast<long double>(ref[i]) * ref[i];
+    }
+    return norm_ratio(num, den);
 }
 
 struct Row {
@@ -534,6 +637,314 @@ Row run_r2c_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     return row;
 }
 
+// The FFT run (C2C, --z2z or --r2c): the copy row, then one row per case. Returns false when a
+// case's error is not finite.
+bool run_fft_cases(cudaStream_t stream, const Args& a, FILE* csv) {
+    // Copy yardstick over the byte count of one case.
+    const uint64_t total = uint64_t(1) << a.total_log2;
+    const uint64_t copy_bytes = total * sizeof(cufftComplex);
+    const double cms = copy_ms(stream, copy_bytes, a.reps);
+    const double cgbps = 2.0 * static_cast<double>(copy_bytes) / (cms * 1e-3) / 1e9;
+    std::printf("copy: %llu bytes D2D, %.4f ms, %.1f GB/s (read + written)\n",
+                static_cast<unsigned long long>(copy_bytes), cms, cgbps);
+    if (csv) {
+        // Columns: the original six, then `shape` (appended, so consumers by position still work).
+        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2,shape\n");
+        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0,-\n", cms, cgbps);
+        std::fflush(csv);
+    }
+
+    // One row per case, printed (and written) as soon as it is done.
+    std::printf("%16s %10s %10s %10s %10s %10s\n", "shape", "N", "batch", "ms", "GB/s", "rel_l2");
+    std::fflush(stdout);
+    bool ok = true;
+    for (const Shape& shape : a.cases) {
+        const Row r = a.r2c ? run_r2c_case(stream, shape, a) : run_case(stream, shape, a);
+        std::printf("%16s %10llu %10llu %10.4f %10.1f %10.2e\n", r.shape.c_str(),
+                    static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.batch), r.ms,
+                    r.gbps, r.rel_l2);
+        std::fflush(stdout);
+        if (csv) {
+            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g,%s\n", static_cast<unsigned long long>(r.n),
+                         static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2, r.shape.c_str());
+            std::fflush(csv);
+        }
+        if (!std::isfinite(r.rel_l2)) ok = false;
+    }
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// --sht: the Fourier stage of a spherical-harmonic transform, cuFFT over rows plus a transpose
+
+// The transposes move kTile x kTile tiles of one field's nlat x (orders) matrix through shared
+// memory so that both the global reads and the global writes of a warp are 32 consecutive complex
+// values (256 bytes): rows of the half spectrum are m-contiguous, fm is ilat-contiguous. A block of
+// kTile x kTileRows threads moves kTile / kTileRows values per thread each way.
+constexpr unsigned kTile = 32;
+constexpr unsigned kTileRows = 8;
+constexpr unsigned kTileThreads = kTile * kTileRows;
+
+// The tiles of every field, flattened into blockIdx.x, m tiles fastest: gridDim.y and z stop at
+// 65535, which fields or nlat alone may pass. At most fields * nlat * (nphi/2) <= 2^30 blocks, as
+// ceil(nlat/32) <= nlat and ceil((nphi/2+1)/32) <= nphi/2, within gridDim.x's 2^31-1.
+struct TileGrid {
+    unsigned m_tiles, lat_tiles;  // per field
+    uint64_t blocks;              // fields * m_tiles * lat_tiles
+};
+
+TileGrid tile_grid(uint64_t fields, uint64_t nlat, uint64_t orders) {
+    TileGrid g;
+    g.m_tiles = static_cast<unsigned>((orders + kTile - 1) / kTile);
+    g.lat_tiles = static_cast<unsigned>((nlat + kTile - 1) / kTile);
+    g.blocks = fields * g.m_tiles * g.lat_tiles;
+    return g;
+}
+
+// The tile of block `b`: its first order m0, its first row lat0 and its field f.
+__device__ void tile_origin(unsigned b, unsigned m_tiles, unsigned lat_tiles, unsigned& m0, unsigned& lat0,
+                            uint64_t& f) {
+    m0 = (b % m_tiles) * kTile;
+    b /= m_tiles;
+    lat0 = (b % lat_tiles) * kTile;
+    f = b / lat_tiles;
+}
+
+// Analysis, after the R2C: half[(f*nlat + ilat) * nh + m] -> fm[(f*(mmax+1) + m) * nlat + ilat] for
+// m <= mmax; the orders above mmax are never read. Grid: tile_grid(fields, nlat, mmax + 1).
+// The tile is padded to kTile + 1 columns so that the column-wise shared accesses of a half warp
+// (8-byte values) fall in distinct banks.
+__global__ void __launch_bounds__(kTileThreads)
+    rows_to_fm(const cufftComplex* __restrict__ half, cufftComplex* __restrict__ fm, unsigned nlat,
+               unsigned nh, unsigned mmax, unsigned m_tiles, unsigned lat_tiles) {
+    __shared__ cufftComplex tile[kTile][kTile + 1];
+    unsigned m0, lat0;
+    uint64_t f;
+    tile_origin(blockIdx.x, m_tiles, lat_tiles, m0, lat0, f);
+    const unsigned m_in = m0 + threadIdx.x;  // a warp reads kTile consecutive orders of one row
+    if (m_in <= mmax)
+        for (unsigned i = threadIdx.y; i < kTile; i += kTileRows)
+            if (lat0 + i < nlat) tile[i][threadIdx.x] = half[(f * nlat + lat0 + i) * nh + m_in];
+    __syncthreads();
+    const unsigned lat_out = lat0 + threadIdx.x;  // and writes kTile consecutive rows of one order
+    if (lat_out < nlat)
+        for (unsigned i = threadIdx.y; i < kTile; i += kTileRows)
+            if (m0 + i <= mmax) fm[(f * (mmax + 1) + m0 + i) * nlat + lat_out] = tile[threadIdx.x][i];
+}
+
+// Synthesis, before the C2R: the other way round, fm -> half, and every order mmax < m < nh of a
+// row written as zero (an out-of-place C2R may overwrite its input, so this runs every time).
+// Grid: tile_grid(fields, nlat, nh).
+__global__ void __launch_bounds__(kTileThreads)
+    fm_to_rows(const cufftComplex* __restrict__ fm, cufftComplex* __restrict__ half, unsigned nlat,
+               unsigned nh, unsigned mmax, unsigned m_tiles, unsigned lat_tiles) {
+    __shared__ cufftComplex tile[kTile][kTile + 1];
+    unsigned m0, lat0;
+    uint64_t f;
+    tile_origin(blockIdx.x, m_tiles, lat_tiles, m0, lat0, f);
+    const unsigned lat_in = lat0 + threadIdx.x;  // a warp reads kTile consecutive rows of one order
+    if (lat_in < nlat)
+        for (unsigned i = threadIdx.y; i < kTile; i += kTileRows)
+            tile[i][threadIdx.x] =
+                m0 + i <= mmax ? fm[(f * (mmax + 1) + m0 + i) * nlat + lat_in] : make_float2(0.0f, 0.0f);
+    __syncthreads();
+    const unsigned m_out = m0 + threadIdx.x;  // and writes kTile consecutive orders of one row
+    if (m_out < nh)
+        for (unsigned i = threadIdx.y; i < kTile; i += kTileRows)
+            if (lat0 + i < nlat) half[(f * nlat + lat0 + i) * nh + m_out] = tile[threadIdx.x][i];
+}
+
+struct ShtRow {
+    const char* direction;  // "synthesis", "analysis", "-" for the copy row
+    double ms = 0, gbps = 0, rel_l2 = 0;
+};
+
+// The byte counts GB/s is taken over: the stage's own input and output, not the temporary.
+uint64_t spat_bytes(const ShtCase& c, uint64_t fields) {
+    return fields * c.nlat * c.nphi * sizeof(cufftReal);
+}
+uint64_t fm_bytes(const ShtCase& c, uint64_t fields) {
+    return fields * (c.mmax + 1) * c.nlat * sizeof(cufftComplex);
+}
+
+// Synthesis, fm -> spat: fm_to_rows then one C2R over all fields * nlat rows, timed together;
+// rel_l2 against Z2D of the same half spectra in double.
+ShtRow run_sht_synthesis(cudaStream_t stream, const ShtCase& c, const Args& a) {
+    ShtRow row{"synthesis"};
+    const uint64_t rows = a.fields * c.nlat, nh = c.half();
+    const uint64_t spat_count = rows * c.nphi, fm_count = a.fields * (c.mmax + 1) * c.nlat,
+                   half_count = rows * nh;
+
+    // Input: real then imaginary part of each value in memory order; Im F_0 = 0, which C2R ignores,
+    // so the reference need not guess.
+    std::vector<cufftComplex> h_fm(fm_count);
+    {
+        std::mt19937 gen(static_cast<uint32_t>(c.nphi));
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        for (auto& v : h_fm) {
+            v.x = dist(gen);
+            v.y = dist(gen);
+        }
+        for (uint64_t f = 0; f < a.fields; ++f)
+            for (uint64_t ilat = 0; ilat < c.nlat; ++ilat) h_fm[f * (c.mmax + 1) * c.nlat + ilat].y = 0.0f;
+    }
+
+    cufftComplex *d_fm = nullptr, *d_half = nullptr;
+    cufftReal* d_spat = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_fm, fm_count * sizeof(cufftComplex)));
+    CUDA_CHECK(cudaMalloc(&d_half, half_count * sizeof(cufftComplex)));
+    CUDA_CHECK(cudaMalloc(&d_spat, spat_count * sizeof(cufftReal)));
+    copy_sync(stream, d_fm, h_fm.data(), fm_count * sizeof(cufftComplex), cudaMemcpyHostToDevice);
+    cufftHandle plan = make_plan(stream, Shape{{c.nphi}}, rows, CUFFT_C2R);
+    const TileGrid g = tile_grid(a.fields, c.nlat, nh);
+    row.ms = time_median_ms(stream, a.reps, [&] {
+        fm_to_rows<<<static_cast<unsigned>(g.blocks), dim3(kTile, kTileRows), 0, stream>>>(
+            d_fm, d_half, static_cast<unsigned>(c.nlat), static_cast<unsigned>(nh),
+            static_cast<unsigned>(c.mmax), g.m_tiles, g.lat_tiles);
+        CUDA_CHECK(cudaGetLastError());
+        CUFFT_CHECK(cufftExecC2R(plan, d_half, d_spat));
+    });
+    row.gbps = static_cast<double>(spat_bytes(c, a.fields) + fm_bytes(c, a.fields)) / (row.ms * 1e-3) / 1e9;
+    std::vector<cufftReal> h_spat(spat_count);
+    copy_sync(stream, h_spat.data(), d_spat, spat_count * sizeof(cufftReal), cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(plan));
+    CUDA_CHECK(cudaFree(d_fm));
+    CUDA_CHECK(cudaFree(d_half));
+    CUDA_CHECK(cudaFree(d_spat));
+
+    // Reference: the half spectra built on the host from the same fm values upcast (zero above
+    // mmax), through Z2D in place of C2R.
+    std::vector<cufftDoubleComplex> h_half(half_count, cufftDoubleComplex{0.0, 0.0});
+    for (uint64_t f = 0; f < a.fields; ++f)
+        for (uint64_t m = 0; m <= c.mmax; ++m)
+            for (uint64_t ilat = 0; ilat < c.nlat; ++ilat) {
+                const cufftComplex v = h_fm[(f * (c.mmax + 1) + m) * c.nlat + ilat];
+                h_half[(f * c.nlat + ilat) * nh + m] = {static_cast<double>(v.x), static_cast<double>(v.y)};
+            }
+    std::vector<cufftComplex>().swap(h_fm);  // release host memory early
+    cufftDoubleComplex* d_ref_half = nullptr;
+    cufftDoubleReal* d_ref = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_ref_half, half_count * sizeof(cufftDoubleComplex)));
+    CUDA_CHECK(cudaMalloc(&d_ref, spat_count * sizeof(cufftDoubleReal)));
+    copy_sync(stream, d_ref_half, h_half.data(), half_count * sizeof(cufftDoubleComplex),
+              cudaMemcpyHostToDevice);
+    std::vector<cufftDoubleComplex>().swap(h_half);
+    cufftHandle ref_plan = make_plan(stream, Shape{{c.nphi}}, rows, CUFFT_Z2D);
+    CUFFT_CHECK(cufftExecZ2D(ref_plan, d_ref_half, d_ref));
+    std::vector<cufftDoubleReal> h_ref(spat_count);
+    copy_sync(stream, h_ref.data(), d_ref, spat_count * sizeof(cufftDoubleReal), cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(ref_plan));
+    CUDA_CHECK(cudaFree(d_ref_half));
+    CUDA_CHECK(cudaFree(d_ref));
+
+    row.rel_l2 = relative_l2(h_spat, h_ref);
+    return row;
+}
+
+// Analysis, spat -> fm: one R2C over all fields * nlat rows then rows_to_fm, timed together;
+// rel_l2 against D2Z of the same values in double, cropped and transposed on the host.
+ShtRow run_sht_analysis(cudaStream_t stream, const ShtCase& c, const Args& a) {
+    ShtRow row{"analysis"};
+    const uint64_t rows = a.fields * c.nlat, nh = c.half();
+    const uint64_t spat_count = rows * c.nphi, fm_count = a.fields * (c.mmax + 1) * c.nlat,
+                   half_count = rows * nh;
+
+    std::vector<cufftReal> h_spat(spat_count);
+    {
+        std::mt19937 gen(static_cast<uint32_t>(c.nphi));
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        for (auto& v : h_spat) v = dist(gen);
+    }
+
+    cufftReal* d_spat = nullptr;
+    cufftComplex *d_half = nullptr, *d_fm = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_spat, spat_count * sizeof(cufftReal)));
+    CUDA_CHECK(cudaMalloc(&d_half, half_count * sizeof(cufftComplex)));
+    CUDA_CHECK(cudaMalloc(&d_fm, fm_count * sizeof(cufftComplex)));
+    copy_sync(stream, d_spat, h_spat.data(), spat_count * sizeof(cufftReal), cudaMemcpyHostToDevice);
+    cufftHandle plan = make_plan(stream, Shape{{c.nphi}}, rows, CUFFT_R2C);
+    const TileGrid g = tile_grid(a.fields, c.nlat, c.mmax + 1);
+    row.ms = time_median_ms(stream, a.reps, [&] {
+        CUFFT_CHECK(cufftExecR2C(plan, d_spat, d_half));
+        rows_to_fm<<<static_cast<unsigned>(g.blocks), dim3(kTile, kTileRows), 0, stream>>>(
+            d_half, d_fm, static_cast<unsigned>(c.nlat), static_cast<unsigned>(nh),
+            static_cast<unsigned>(c.mmax), g.m_tiles, g.lat_tiles);
+        CUDA_CHECK(cudaGetLastError());
+    });
+    row.gbps = static_cast<double>(spat_bytes(c, a.fields) + fm_bytes(c, a.fields)) / (row.ms * 1e-3) / 1e9;
+    std::vector<cufftComplex> h_fm(fm_count);
+    copy_sync(stream, h_fm.data(), d_fm, fm_count * sizeof(cufftComplex), cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(plan));
+    CUDA_CHECK(cudaFree(d_spat));
+    CUDA_CHECK(cudaFree(d_half));
+    CUDA_CHECK(cudaFree(d_fm));
+
+    // Reference: D2Z of the same values upcast (out of place, as run_r2c_case), then orders m <=
+    // mmax of each row moved to fm's layout on the host.
+    std::vector<cufftDoubleReal> h_real(h_spat.begin(), h_spat.end());
+    std::vector<cufftReal>().swap(h_spat);  // release host memory early
+    cufftDoubleReal* d_real = nullptr;
+    cufftDoubleComplex* d_ref_half = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_real, spat_count * sizeof(cufftDoubleReal)));
+    CUDA_CHECK(cudaMalloc(&d_ref_half, half_count * sizeof(cufftDoubleComplex)));
+    copy_sync(stream, d_real, h_real.data(), spat_count * sizeof(cufftDoubleReal), cudaMemcpyHostToDevice);
+    std::vector<cufftDoubleReal>().swap(h_real);
+    cufftHandle ref_plan = make_plan(stream, Shape{{c.nphi}}, rows, CUFFT_D2Z);
+    CUFFT_CHECK(cufftExecD2Z(ref_plan, d_real, d_ref_half));
+    std::vector<cufftDoubleComplex> h_half(half_count);
+    copy_sync(stream, h_half.data(), d_ref_half, half_count * sizeof(cufftDoubleComplex),
+              cudaMemcpyDeviceToHost);
+    CUFFT_CHECK(cufftDestroy(ref_plan));
+    CUDA_CHECK(cudaFree(d_real));
+    CUDA_CHECK(cudaFree(d_ref_half));
+    std::vector<cufftDoubleComplex> h_ref(fm_count);
+    for (uint64_t f = 0; f < a.fields; ++f)
+        for (uint64_t m = 0; m <= c.mmax; ++m)
+            for (uint64_t ilat = 0; ilat < c.nlat; ++ilat)
+                h_ref[(f * (c.mmax + 1) + m) * c.nlat + ilat] = h_half[(f * c.nlat + ilat) * nh + m];
+
+    row.rel_l2 = relative_l2(h_fm, h_ref, 1.0L);
+    return row;
+}
+
+// The --sht run: per case a copy row, then synthesis, then analysis, each printed (and written) as
+// soon as it is done. Returns false when a row's error is not finite.
+bool run_sht_cases(cudaStream_t stream, const Args& a, FILE* csv) {
+    if (csv) {
+        std::fprintf(csv, "library,direction,nlat,nphi,mmax,fields,ms,gbps,rel_l2\n");
+        std::fflush(csv);
+    }
+    std::printf("%20s %8s %8s %10s %10s %10s %10s\n", "nlatxnphixmmax", "fields", "library", "direction",
+                "ms", "GB/s", "rel_l2");
+    std::fflush(stdout);
+    bool ok = true;
+    for (const ShtCase& c : a.sht_cases) {
+        const auto emit = [&](const char* library, const ShtRow& r) {
+            std::printf("%20s %8llu %8s %10s %10.4f %10.1f %10.2e\n", c.name().c_str(),
+                        static_cast<unsigned long long>(a.fields), library, r.direction, r.ms, r.gbps,
+                        r.rel_l2);
+            std::fflush(stdout);
+            if (csv) {
+                std::fprintf(csv, "%s,%s,%llu,%llu,%llu,%llu,%.6g,%.6g,%.6g\n", library, r.direction,
+                             static_cast<unsigned long long>(c.nlat), static_cast<unsigned long long>(c.nphi),
+                             static_cast<unsigned long long>(c.mmax),
+                             static_cast<unsigned long long>(a.fields), r.ms, r.gbps, r.rel_l2);
+                std::fflush(csv);
+            }
+            if (!std::isfinite(r.rel_l2)) ok = false;
+        };
+        // Copy yardstick over the stage's own bytes, counted read + written as in the other modes.
+        const uint64_t bytes = spat_bytes(c, a.fields) + fm_bytes(c, a.fields);
+        ShtRow copy{"-"};
+        copy.ms = copy_ms(stream, bytes, a.reps);
+        copy.gbps = 2.0 * static_cast<double>(bytes) / (copy.ms * 1e-3) / 1e9;
+        emit("copy", copy);
+        emit("cufft", run_sht_synthesis(stream, c, a));
+        emit("cufft", run_sht_analysis(stream, c, a));
+    }
+    return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -572,40 +983,10 @@ int main(int argc, char** argv) {
     cudaStream_t stream;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-    // Copy yardstick over the byte count of one case.
-    const uint64_t total = uint64_t(1) << a.total_log2;
-    const uint64_t copy_bytes = total * sizeof(cufftComplex);
-    const double cms = copy_ms(stream, copy_bytes, a.reps);
-    const double cgbps = 2.0 * static_cast<double>(copy_bytes) / (cms * 1e-3) / 1e9;
-    std::printf("copy: %llu bytes D2D, %.4f ms, %.1f GB/s (read + written)\n",
-                static_cast<unsigned long long>(copy_bytes), cms, cgbps);
-    if (csv) {
-        // Columns: the original six, then `shape` (appended, so consumers by position still work).
-        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2,shape\n");
-        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0,-\n", cms, cgbps);
-        std::fflush(csv);
-    }
-
-    // One row per case, printed (and written) as soon as it is done.
-    std::printf("%16s %10s %10s %10s %10s %10s\n", "shape", "N", "batch", "ms", "GB/s", "rel_l2");
-    std::fflush(stdout);
-    bool bad_error = false;
-    for (const Shape& shape : a.cases) {
-        const Row r = a.r2c ? run_r2c_case(stream, shape, a) : run_case(stream, shape, a);
-        std::printf("%16s %10llu %10llu %10.4f %10.1f %10.2e\n", r.shape.c_str(),
-                    static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.batch), r.ms,
-                    r.gbps, r.rel_l2);
-        std::fflush(stdout);
-        if (csv) {
-            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g,%s\n", static_cast<unsigned long long>(r.n),
-                         static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2, r.shape.c_str());
-            std::fflush(csv);
-        }
-        if (!std::isfinite(r.rel_l2)) bad_error = true;
-    }
+    const bool ok = a.sht ? run_sht_cases(stream, a, csv) : run_fft_cases(stream, a, csv);
 
     CUDA_CHECK(cudaStreamDestroy(stream));
     if (csv && std::fclose(csv) != 0) die("writing " + a.out + " failed");
-    if (bad_error) die("a case produced a non-finite error (NaN or Inf in the output)");
+    if (!ok) die("a case produced a non-finite error (NaN or Inf in the output)");
     return 0;
 }

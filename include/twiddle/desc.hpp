@@ -9,6 +9,10 @@
 
 namespace twiddle {
 
+namespace detail {
+struct DescAccess;  // the planner's way to the sub-problems of real transforms (src/plan)
+}
+
 // One dimension of a layout, as FFTW's fftw_iodim: `n` points, `in_stride` elements apart in the
 // input buffer and `out_stride` elements apart in the output buffer.
 struct Dim {
@@ -133,7 +137,12 @@ public:
     bool operator==(const FftDesc&) const = default;
 
 private:
+    friend struct detail::DescAccess;
     FftDesc() = default;
+    // guru(), with the check that the output nests optional: a real plan's half-length transform
+    // writes rows of n / 2 points whose band-limited output keeps only spectrum_length() of them.
+    static FftDesc make(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform,
+                        uint64_t spectrum_length, bool check_nesting);
     static FftDesc real_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes,
                            RealLayout layout, Transform transform);
 

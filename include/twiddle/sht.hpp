@@ -30,6 +30,7 @@
 #include "twiddle/caps.hpp"
 #include "twiddle/context.hpp"
 #include "twiddle/export.hpp"
+#include "twiddle/logical_plan.hpp"
 #include "twiddle/types.hpp"
 
 namespace twiddle::sht {
@@ -67,12 +68,12 @@ TWIDDLE_API Strategy parse_strategy(std::string_view name);
 
 struct StageOptions {
     Strategy strategy = Strategy::fft;
-    // fft: the largest butterfly, 2 or 4 (the seed's radix-2 and radix-4 Stockham kernels), or 8,
-    // 16, 32; 0: the planner's choice. Radices of the other prime factors of nphi are their own.
-    uint32_t radix = 0;
-    // fft: how a real row is transformed for even nphi (twiddle::RealPath): packed into a
-    // half-length complex transform (the default), or as nphi complex points, for comparison.
-    RealPath real_path = RealPath::half_length;
+    // fft: the planner's options for the stage's real transforms. Among them max_radix: the
+    // largest butterfly, 2 or 4 as the seed's radix-2 and radix-4 Stockham kernels (or 8, 16,
+    // 32; 0 the planner's choice; radices of nphi's other prime factors are their own); and
+    // real_path: rows packed into a half-length complex transform (the default), or
+    // RealPath::full_length, the complex path of nphi points, for comparison.
+    Options fft;
 };
 
 // Whether a strategy fits the device for a grid, and how it would run. From the device's
@@ -93,7 +94,7 @@ struct StrategySupport {
     Run analysis;
 };
 
-// Both strategies for the grid on a device with `caps` (fft with `options`' radix and real path).
+// Both strategies for the grid on a device with `caps` (fft with options.fft).
 TWIDDLE_API std::vector<StrategySupport> support(const DeviceCaps& caps, const Grid& grid,
                                                  const StageOptions& options = {});
 

@@ -83,6 +83,11 @@ FftDesc::FftDesc(uint64_t length, uint64_t batch) {
 
 FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform,
                       uint64_t spectrum_length) {
+    return make(dims, batch_dims, transform, spectrum_length, true);
+}
+
+FftDesc FftDesc::make(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform,
+                      uint64_t spectrum_length, bool check_nesting) {
     if (dims.empty()) throw Error("FftDesc dims: a transform needs at least one dim");
     if (transform != Transform::c2c && transform != Transform::r2c && transform != Transform::c2r)
         throw Error("FftDesc transform is not a Transform value: " +
@@ -105,7 +110,7 @@ FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batc
     }
     d.input_elements();  // checks that the extents are representable
     d.output_elements();
-    check_output_nesting(d.output_dims(), batch_dims);
+    if (check_nesting) check_output_nesting(d.output_dims(), batch_dims);
     return d;
 }
 

@@ -43,24 +43,10 @@ FftDesc analysis_desc(const Grid& g) {
         .with_precision(g.precision);
 }
 
-Options plan_options(const StageOptions& o) {
-    Options out;
-    out.max_radix = o.radix;
-    out.real_path = o.real_path;
-    return out;
-}
-
 void validate(const StageOptions& o) {
     if (o.strategy != Strategy::fft && o.strategy != Strategy::dft)
         throw Error("StageOptions.strategy is not a twiddle::sht::Strategy value (" +
                     std::to_string(static_cast<int>(o.strategy)) + ")");
-    const uint32_t r = o.radix;
-    if (r != 0 && r != 2 && r != 4 && r != 8 && r != 16 && r != 32)
-        throw Error("StageOptions.radix must be 0 (the planner's choice), 2, 4, 8, 16 or 32, got " +
-                    std::to_string(r));
-    if (o.real_path != RealPath::half_length && o.real_path != RealPath::full_length)
-        throw Error("StageOptions.real_path is not a RealPath value (" +
-                    std::to_string(static_cast<int>(o.real_path)) + ")");
 }
 
 // The dft strategy's limits on a device (empty when it fits).
@@ -114,7 +100,7 @@ void Grid::validate() const {
     if (nlat == 0) throw Error("sht::Grid.nlat must be >= 1, got 0");
     if (nphi == 0) throw Error("sht::Grid.nphi must be >= 1, got 0");
     if (fields == 0) throw Error("sht::Grid.fields must be >= 1, got 0");
-    if (2 * mmax >= nphi)
+    if (mmax > (nphi - 1) / 2)  // 2 mmax < nphi, without overflow
         throw Error("sht::Grid.mmax must be below nphi / 2 (2 mmax < nphi), got mmax " +
                     std::to_string(mmax) + " for nphi " + std::to_string(nphi));
     if (precision != Precision::f32 && precision != Precision::f64)
@@ -132,8 +118,8 @@ std::vector<StrategySupport> support(const DeviceCaps& caps, const Grid& grid, c
     StrategySupport fft;
     fft.strategy = Strategy::fft;
     try {
-        fft.synthesis = describe(plan(synthesis_desc(grid), caps, plan_options(options)));
-        fft.analysis = describe(plan(analysis_desc(grid), caps, plan_options(options)));
+        fft.synthesis = describe(plan(synthesis_desc(grid), caps, options.fft));
+        fft.analysis = describe(plan(analysis_desc(grid), caps, options.fft));
         fft.supported = true;
     } catch (const UnsupportedError& e) {
         fft.reason = e.what();
@@ -218,8 +204,8 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
     p.grid = grid;
     p.options = options;
     if (options.strategy == Strategy::fft) {
-        p.synthesis_plan.emplace(context, synthesis_desc(grid), plan_options(options));
-        p.analysis_plan.emplace(context, analysis_desc(grid), plan_options(options));
+        p.synthesis_plan.emplace(context, synthesis_desc(grid), options.fft);
+        p.analysis_plan.emplace(context, analysis_desc(grid), options.fft);
         return;
     }
     if (const std::string why = direct_unsupported(context.caps(), grid); !why.empty())
