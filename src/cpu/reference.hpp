@@ -55,7 +55,7 @@ std::vector<uint64_t> logical_indices(const FftDesc& desc, bool input);
 // output layout's elements of `out`, leaving its other elements alone. Buffers hold
 // buffer_slots() values (a real side's reals two to a value). Real problems run their own
 // direction (r2c forward, c2r inverse) as numpy's rfftn and irfftn: c2r transforms the other dims
-// first, then each line along the halved dim from its n / 2 + 1 points.
+// first, then each line along the halved dim from its spectrum_length() points (the rest 0).
 void reference_nd(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
                   const FftDesc& desc, Direction direction);
 

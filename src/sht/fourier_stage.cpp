@@ -2,7 +2,6 @@
 // layouts (the m-major change fused into their loads and stores), the dft strategy as two
 // kernels of its own.
 #include <algorithm>
-#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -166,35 +165,6 @@ struct FourierStage::Impl {
     void execute(bool synthesis, const BufferView& source, const BufferView& destination) const;
 };
 
-namespace {
-
-// The table W_nphi^e for e < nphi, rounded to the working precision from long double.
-vk::AllocatedBuffer upload_table(Context::State& s, const Grid& g) {
-    std::vector<uint8_t> bytes(g.nphi * complex_bytes(g.precision));
-    for (uint64_t e = 0; e < g.nphi; ++e) {
-        const auto w = unit_root(e, g.nphi);
-        if (g.precision == Precision::f32) {
-            const float v[2] = {float(w.real()), float(w.imag())};
-            std::memcpy(bytes.data() + e * sizeof v, v, sizeof v);
-        } else {
-            const double v[2] = {double(w.real()), double(w.imag())};
-            std::memcpy(bytes.data() + e * sizeof v, v, sizeof v);
-        }
-    }
-    auto table = vk::allocate_buffer(s, bytes.size(),
-                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                     vk::MemoryKind::device_local);
-    auto staging =
-        vk::allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
-    std::memcpy(staging.mapped, bytes.data(), bytes.size());
-    s.submit([&](VkCommandBuffer cmd) {
-        vk::record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
-    });
-    return table;
-}
-
-}  // namespace
-
 FourierStage::FourierStage(const Context& context, const Grid& grid, const StageOptions& options)
     : impl_(std::make_unique<Impl>()) {
     grid.validate();
@@ -210,7 +180,9 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
     }
     if (const std::string why = direct_unsupported(context.caps(), grid); !why.empty())
         throw UnsupportedError("sht::FourierStage (dft): " + why);
-    p.table = upload_table(*p.state, grid);
+    std::vector<std::complex<long double>> roots(grid.nphi);  // W_nphi^e, e < nphi
+    for (uint64_t e = 0; e < grid.nphi; ++e) roots[e] = unit_root(e, grid.nphi);
+    p.table = vk::upload_table(*p.state, roots, grid.precision);
     constexpr uint32_t kPushBytes = 2 * sizeof(uint32_t);
     p.synthesis_kernel.emplace(*p.state, generate_direct_synthesis(grid), "sht-direct-synthesis", 3,
                                kPushBytes);

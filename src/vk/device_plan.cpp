@@ -1,7 +1,6 @@
 // twiddle::Plan: a logical plan's kernels and twiddle table on a device, and the recording of its
 // passes with the buffers of one call.
 #include <algorithm>
-#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -27,33 +26,6 @@ struct Plan::Impl {
 };
 
 namespace {
-
-// The twiddle table rounded to the working precision, uploaded once.
-vk::AllocatedBuffer upload_twiddles(Context::State& s, const LogicalPlan& plan) {
-    const auto values = cpu::table_values(plan);
-    std::vector<uint8_t> bytes;
-    if (plan.desc.precision() == Precision::f32) {
-        std::vector<float> f;
-        for (const auto& v : values) f.insert(f.end(), {float(v.real()), float(v.imag())});
-        bytes.assign(reinterpret_cast<uint8_t*>(f.data()), reinterpret_cast<uint8_t*>(f.data() + f.size()));
-    } else {
-        std::vector<double> d;
-        for (const auto& v : values) d.insert(d.end(), {double(v.real()), double(v.imag())});
-        bytes.assign(reinterpret_cast<uint8_t*>(d.data()), reinterpret_cast<uint8_t*>(d.data() + d.size()));
-    }
-    // A binding needs a buffer even when no pass reads a twiddle.
-    bytes.resize(std::max<size_t>(bytes.size(), 16), 0);
-    auto table = vk::allocate_buffer(s, bytes.size(),
-                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                     vk::MemoryKind::device_local);
-    auto staging =
-        vk::allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
-    std::memcpy(staging.mapped, bytes.data(), bytes.size());
-    s.submit([&](VkCommandBuffer cmd) {
-        vk::record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
-    });
-    return table;
-}
 
 // Checks the input and output views and returns the placement they make. Views start on a
 // complex element, also those of real arrays, which some passes read or write as complex pairs.
@@ -81,7 +53,7 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     Impl& p = *impl_;
     p.state = context.state();
     p.logical = plan(desc, context.caps(), options);
-    p.twiddles = upload_twiddles(*p.state, p.logical);
+    p.twiddles = vk::upload_table(*p.state, cpu::table_values(p.logical), desc.precision());
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
         const auto& k = p.logical.passes[i].kernel;

@@ -1,6 +1,9 @@
 #include "vk/memory.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
+#include <vector>
 
 #include "twiddle/error.hpp"
 #include "vk/check.hpp"
@@ -65,6 +68,29 @@ AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBu
     if (kind != MemoryKind::device_local)
         check(vkMapMemory(s.device, memory, 0, VK_WHOLE_SIZE, 0, &out.mapped), "vkMapMemory");
     return out;
+}
+
+AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<long double>> values,
+                             Precision precision) {
+    std::vector<uint8_t> bytes(std::max<size_t>(values.size() * complex_bytes(precision), 16), 0);
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (precision == Precision::f32) {
+            const float v[2] = {float(values[i].real()), float(values[i].imag())};
+            std::memcpy(bytes.data() + i * sizeof v, v, sizeof v);
+        } else {
+            const double v[2] = {double(values[i].real()), double(values[i].imag())};
+            std::memcpy(bytes.data() + i * sizeof v, v, sizeof v);
+        }
+    }
+    auto table = allocate_buffer(s, bytes.size(),
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                 MemoryKind::device_local);
+    auto staging = allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryKind::upload);
+    std::memcpy(staging.mapped, bytes.data(), bytes.size());
+    s.submit([&](VkCommandBuffer cmd) {
+        record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
+    });
+    return table;
 }
 
 void record_copy(VkCommandBuffer cmd, VkBuffer src, VkDeviceSize src_offset, VkBuffer dst,

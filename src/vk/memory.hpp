@@ -3,6 +3,10 @@
 
 #include <vulkan/vulkan.h>
 
+#include <complex>
+#include <span>
+
+#include "twiddle/types.hpp"
 #include "vk/context_state.hpp"
 #include "vk/handles.hpp"
 
@@ -24,6 +28,12 @@ enum class MemoryKind {
 
 AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBufferUsageFlags usage,
                                 MemoryKind kind);
+
+// A device-local storage buffer holding `values` rounded to `precision` (a table of complex
+// factors the kernels read), uploaded through a staging buffer before it returns. At least 16
+// bytes: a binding needs a buffer even where no kernel reads an entry.
+AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<long double>> values,
+                             Precision precision);
 
 // A buffer-to-buffer copy, then a barrier that makes it visible to later transfers and compute
 // shaders.

@@ -5,14 +5,11 @@ Usage: python3 fft_cli_test.py PATH/TO/twiddle [unittest arguments]
 
 import json
 import os
-import subprocess
-import sys
-import tempfile
-import unittest
 
 import numpy as np
 
-TWIDDLE = None  # the binary under test, from the command line
+import cli_test_common
+from cli_test_common import relative_error
 
 # Relative L2 error allowed against numpy's complex128 result: complex64 in f32, complex128 in f64.
 TOLERANCE = {np.complex64: 5e-7, np.complex128: 1e-14}
@@ -36,24 +33,8 @@ def reference(x, inverse, norm, axes=None):
     return transform(x.astype(np.complex128), axes=listed, norm=norm)
 
 
-def relative_error(result, expected):
-    scale = np.linalg.norm(expected)
-    return np.linalg.norm(result.astype(np.complex128) - expected) / (scale if scale > 0 else 1.0)
 
-
-class CliTest(unittest.TestCase):
-    def setUp(self):
-        self._dir = tempfile.TemporaryDirectory(prefix="twiddle-cli-test-")
-        self.dir = self._dir.name
-
-    def tearDown(self):
-        self._dir.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def twiddle(self, *args):
-        return subprocess.run([TWIDDLE, *args], capture_output=True, text=True, timeout=120)
+class CliTest(cli_test_common.CliTest):
 
     def fft(self, x_path, y_path, inverse=False, norm=None, strategy=None, axes=None, extra=()):
         """Runs twiddle fft (with `extra` arguments), expecting success and silence; returns the output."""
@@ -506,7 +487,4 @@ class Refusals(CliTest):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    TWIDDLE = sys.argv.pop(1)
-    unittest.main(verbosity=2)
+    cli_test_common.main(__doc__)

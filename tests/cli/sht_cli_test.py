@@ -8,14 +8,11 @@ along the last axis, zero-padded to nphi // 2 + 1, and Im H[..., 0] = 0; analysi
 """
 
 import os
-import subprocess
-import sys
-import tempfile
-import unittest
 
 import numpy as np
 
-TWIDDLE = None  # the binary under test, from the command line
+import cli_test_common
+from cli_test_common import relative_error
 
 # Relative L2 error allowed against numpy's double-precision result: f32 and f64 on the device.
 TOLERANCE = {np.float32: 1e-6, np.complex64: 1e-6, np.float64: 1e-12, np.complex128: 1e-12}
@@ -58,24 +55,8 @@ def reference_analysis(spat, mmax):
     return np.swapaxes(np.fft.rfft(spat.astype(np.float64), axis=-1)[..., :mmax + 1], -1, -2)
 
 
-def relative_error(result, expected):
-    scale = np.linalg.norm(expected)
-    return np.linalg.norm(result.astype(expected.dtype) - expected) / (scale if scale > 0 else 1.0)
 
-
-class CliTest(unittest.TestCase):
-    def setUp(self):
-        self._dir = tempfile.TemporaryDirectory(prefix="twiddle-sht-cli-test-")
-        self.dir = self._dir.name
-
-    def tearDown(self):
-        self._dir.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def twiddle(self, *args):
-        return subprocess.run([TWIDDLE, *args], capture_output=True, text=True, timeout=120)
+class CliTest(cli_test_common.CliTest):
 
     def run_ok(self, *args):
         """Runs twiddle, expecting success and silence."""
@@ -266,7 +247,4 @@ class Refusals(CliTest):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    TWIDDLE = sys.argv.pop(1)
-    unittest.main(verbosity=2)
+    cli_test_common.main(__doc__)
