@@ -228,14 +228,18 @@ Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& 
 
 // "NLATxNPHIxMMAX" as a grid.
 sht::Grid parse_sht_case(const std::string& text) {
-    const auto parts = parse_shape(text);
-    if (parts.size() != 3) throw Error("--sht case '" + text + "' is not NLATxNPHIxMMAX");
-    return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = parts[2]};
+    // NLATxNPHI as a shape (extents >= 1), then MMAX, which may be 0.
+    const size_t last = text.rfind('x');
+    const std::string mmax = last == std::string::npos ? "" : text.substr(last + 1);
+    const auto parts = parse_shape(text.substr(0, last == std::string::npos ? 0 : last));
+    if (parts.size() != 2 || mmax.empty() || mmax.find_first_not_of("0123456789") != std::string::npos)
+        throw Error("--sht case '" + text + "' is not NLATxNPHIxMMAX");
+    return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = std::stoull(mmax)};
 }
 
-// Both directions of the stage of `grid` (fft strategy), each gated on its accuracy: the first
-// and the last rows against the long-double reference transform of the rows. GB/s counts the
-// bytes of fm and spat once each.
+// Both directions of the stage of `grid` (fft strategy), each gated on its accuracy: a few rows
+// against the long-double reference transform of the rows. GB/s counts the bytes of fm and spat
+// once each.
 template <typename T>
 std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const BenchArgs& a, double copy) {
     grid.precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
@@ -247,8 +251,9 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
     if (stage.scratch_bytes() > 0) scratch.emplace(ctx, stage.scratch_bytes());
     const BufferView scratch_view = scratch ? scratch->view() : BufferView{};
     const uint64_t rows = grid.fields * grid.nlat, nlat = grid.nlat, nphi = grid.nphi, mmax = grid.mmax;
-    // The rows checked: the first two and the last.
-    std::vector<uint64_t> checked{0, std::min<uint64_t>(1, rows - 1), rows - 1};
+    // The rows checked: the first two, one in the middle (another column of its tile), the last.
+    std::vector<uint64_t> checked{0, std::min<uint64_t>(1, rows - 1), std::min(rows - 1, rows / 2 + 1),
+                                  rows - 1};
     // Index of F_m of row r in fm.
     auto fm_at = [&](uint64_t r, uint64_t m) { return (r / nlat * (mmax + 1) + m) * nlat + r % nlat; };
 

@@ -87,8 +87,10 @@ public:
     FftDesc& with_batch(uint64_t batch);
     // Real transforms: the points of the complex side along the halved dim, m (default n / 2 + 1;
     // 1 <= m <= n / 2 + 1). A band-limited spectrum: r2c keeps X_k for k < m only, and c2r takes
-    // X_k as 0 for k >= m, as numpy.fft.irfft(a, n) zero-pads an `a` of m points. Throws for
-    // c2c problems and for m out of range.
+    // X_k as 0 for k >= m, as numpy.fft.irfft(a, n) zero-pads an `a` of m points. The strides
+    // stay as they are: r2c(n, b).with_spectrum_length(m) keeps its rows n / 2 + 1 apart, while
+    // a later with_batch() packs them m apart. Throws for c2c problems, for m out of range, and
+    // where r2c's output elements would overlap (leaving the desc as it was).
     FftDesc& with_spectrum_length(uint64_t m);
     FftDesc& with_precision(Precision precision);
     FftDesc& with_normalization(Normalization normalization);

@@ -142,7 +142,9 @@ struct PassKernel {
     bool staged_store = false;
     // How many rounds each shared-memory exchange takes: 1 (real and imaginary together), 2 (one
     // component at a time, when a whole tile does not fit) or 4 (one component of half the
-    // points at a time: one-pass kernels of one column, first the points below radix / 2).
+    // points at a time: one-pass kernels of one column, first the points below radix / 2; and
+    // of several columns with a split fused across them, point x of column c then at
+    // c * radix / 2 + x mod radix / 2 of its half's array).
     uint32_t exchange_rounds = 1;
     // All the shared memory the kernel declares: the exchange buffers, plus 4 bytes for the lane
     // check of subgroup_exchanges.

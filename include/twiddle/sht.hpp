@@ -54,10 +54,10 @@ struct Grid {
 };
 
 // How the stage transforms each row:
-//   fft: twiddle's planner, one workgroup per row where the row fits one (several rows per
-//        workgroup where they fit, so that each m lands as a contiguous run of latitudes), and
-//        passes through memory otherwise; any nphi. The m-major layout change is fused into the
-//        transform's loads (synthesis) or stores (analysis): no transpose pass.
+//   fft: twiddle's planner, any nphi. Where a row's half-length transform is one Stockham pass,
+//        one workgroup per row (several rows per workgroup where they fit, so that each m lands
+//        as a contiguous run of latitudes), with the m-major layout change fused into the loads
+//        (synthesis) or stores (analysis): no transpose pass. Otherwise passes through memory.
 //   dft: the direct band-limited sum, O(nphi * mmax) per row, for any nphi; an independent
 //        check of fft.
 enum class Strategy { fft, dft };

@@ -31,6 +31,7 @@ public:
         : w_(w),
           rounds_(k.exchange_rounds),
           half_points_(k.radix / 2),
+          columns_(k.columns_per_workgroup),
           subgroups_(k.subgroup_exchanges),
           pending_(pending),
           type_(types(k.precision).complex) {}
@@ -65,7 +66,14 @@ public:
             auto in_round = [&](const Move& m) {
                 return rounds_ < 4 || m.upper != (upper ? "false" : "true");
             };
+            // Index lc * R + x of point x of column lc lands at lc * R / 2 + x mod R / 2 of
+            // its half's array (R a power of two); one column: x - R / 2 in the upper half.
             auto word = [&](const Move& m) {
+                if (rounds_ == 4 && columns_ > 1) {
+                    const std::string mask = std::to_string(half_points_ - 1) + "u";
+                    return "pad(((" + m.address + ") >> 1u & ~" + mask + ") | ((" + m.address + ") & " +
+                           mask + "))";
+                }
                 return "pad(" + m.address + (upper ? " - " + std::to_string(half_points_) + "u" : "") + ")";
             };
             if (pending_)
@@ -92,6 +100,9 @@ public:
                 if (!m.guard.empty()) w_.line("if (" + m.guard + ")");
                 if (rounds_ == 1)
                     w_.line(m.value + " = " + type_ + "(sh0[" + a + "], sh1[" + a + "]);");
+                else if (rounds_ == 4 && m.upper != "true" && m.upper != "false")
+                    w_.line("if (" + std::string(upper ? "" : "!") + "(" + m.upper + ")) " + m.value + "." +
+                            c + " = sh0[" + a + "];");
                 else
                     w_.line(m.value + "." + c + " = sh0[" + a + "];");
             }
@@ -120,6 +131,7 @@ private:
     GlslWriter& w_;
     uint32_t rounds_;
     uint32_t half_points_;
+    uint32_t columns_;
     uint32_t fresh_ = 0;  // registers named so far
     bool subgroups_;
     std::optional<Scope> pending_;
@@ -320,6 +332,7 @@ std::string generate_real_kernel(const PassKernel& k) {
     };
     // The complex side's rows hold X_k for k < m only (PassKernel::spectrum_points).
     const uint32_t m = k.spectrum_points;
+    if (m == 0 || m > half + 1) throw std::logic_error("real step: spectrum points must be 1 to n / 2 + 1");
     // X_i of the complex side, 0 beyond its m points; `limit` bounds i (inclusive).
     auto spectrum_load = [&](const std::string& i, uint32_t limit) {
         return limit < m ? load(i) : "(" + i + " < " + u(m) + " ? " + load(i) + " : " + C + "(0))";
@@ -402,7 +415,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     const uint32_t rader_g_inv = rader_p ? inverse_mod_prime(rader_g, rader_p) : 0;
     if ((k.split_store || k.join_load) &&
         (S > 1 || T > 1 || !k.points_contiguous || rader_p || k.chirp_length ||
-         (k.split_store && k.staged_store) || (k.join_load && k.staged_load) || k.exchange_rounds > 2))
+         (k.split_store && k.staged_store) || (k.join_load && k.staged_load)))
         throw std::logic_error("pass kernel: a fused split or join takes whole columns of one pass");
     if (rader_p && (S > 1 || T > 1 || k.chirp_length))
         throw std::logic_error("pass kernel: Rader's transforms take whole columns of span 1");
@@ -414,6 +427,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // across the tile's columns by a fused join or split (spectrum_across_columns).
     const uint32_t m = k.spectrum_points;
     const bool join_across = k.join_load && k.spectrum_across_columns;
+    if ((k.split_store || k.join_load) && (m == 0 || m > R + 1))
+        throw std::logic_error("pass kernel: a fused split or join needs 1 to radix + 1 spectrum points");
 
     GlslWriter w;
     TempNames temps;
@@ -489,6 +504,13 @@ std::string generate_pass_kernel(const PassKernel& k) {
         return k.points_contiguous ? "lc * " + u(R) + " + " + idx : "(" + idx + ") * " + u(B) + " + lc";
     };
     auto numbered = [](const char* prefix, uint32_t r) { return prefix + std::to_string(r); };
+    // Whether point `x` of a column lies in its upper half, for exchanges in halves
+    // (exchange_rounds 4): "true", "false" or a GLSL condition. `at_least` and `below` bound x.
+    auto upper_half = [&](const std::string& x, uint32_t at_least, uint32_t below) -> std::string {
+        if (at_least >= R / 2) return "true";
+        if (below <= R / 2) return "false";
+        return "(" + x + ") >= " + u(R / 2);
+    };
 
     // Register `reg` of a stage of radix r (see PassKernel::threads_per_column): it holds point
     // i + offset of the column, if `guard` (empty: always) holds.
@@ -696,16 +718,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
         for (uint32_t r = 0; r < staged_count; ++r) {
             const std::string e = "(tid + " + u(r * WG) + ")";
             writes.push_back({numbered("g", r), e + " % " + u(B) + " * " + u(R) + " + " + e + " / " + u(B),
-                              "false", (r + 1) * WG > B * R ? e + " < " + u(B * R) : ""});
+                              upper_half(e + " / " + u(B), r * WG / B, ((r + 1) * WG + B - 1) / B),
+                              (r + 1) * WG > B * R ? e + " < " + u(B * R) : ""});
         }
         for (uint32_t r = 0; r < load_count; ++r) {
             const Slot sl = slot(first_radix, r);
             w.line(C + " " + numbered("ja", r) + ", " + numbered("jb", r) + ";");
             const std::string x = "(i + " + u(sl.offset) + ")";
-            reads.push_back({numbered("ja", r), tile_index(sl.offset), "false", sl.guard});
+            reads.push_back({numbered("ja", r), tile_index(sl.offset),
+                             upper_half(x, sl.offset, sl.offset + TPC), sl.guard});
+            // Point R - x lies in the upper half for 0 < x <= R / 2; point 0 in the lower.
             reads.push_back({numbered("jb", r),
-                             "lc * " + u(R) + " + (" + x + " == 0u ? 0u : " + u(R) + " - " + x + ")", "false",
-                             sl.guard});
+                             "lc * " + u(R) + " + (" + x + " == 0u ? 0u : " + u(R) + " - " + x + ")",
+                             "(" + x + " != 0u && " + x + " <= " + u(R / 2) + ")", sl.guard});
         }
         exchange(Scope::workgroup, writes, reads);
         for (uint32_t r = 0; r < load_count; ++r) {
@@ -896,14 +921,17 @@ std::string generate_pass_kernel(const PassKernel& k) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
-            writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
+            writes.push_back({out[r], tile_index(sl.offset),
+                              upper_half("i + " + u(sl.offset), sl.offset, sl.offset + TPC), sl.guard});
         }
         for (uint32_t r = 0; r < count; ++r) {
             w.line(C + " " + numbered("sa", r) + ", " + numbered("sb", r) + ";");
-            reads.push_back({numbered("sa", r), column(r) + " + " + pair(r), "false", guard(r)});
+            // Pair k <= R / 2 and R - k, in the upper half unless k is 0.
+            reads.push_back({numbered("sa", r), column(r) + " + " + pair(r),
+                             upper_half(pair(r), 0, R / 2 + 1), guard(r)});
             reads.push_back({numbered("sb", r),
                              column(r) + " + (" + pair(r) + " == 0u ? 0u : " + u(R) + " - " + pair(r) + ")",
-                             "false", guard(r)});
+                             "(" + pair(r) + ") != 0u", guard(r)});
         }
         exchange(by_column ? stage_scope : Scope::workgroup, writes, reads);
         for (uint32_t r = 0; r < count; ++r) {

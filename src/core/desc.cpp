@@ -217,7 +217,17 @@ FftDesc& FftDesc::with_spectrum_length(uint64_t m) {
     if (m == 0 || m > full)
         throw Error("FftDesc.spectrum_length must be in [1, " + std::to_string(full) +
                     "] (n / 2 + 1 for n = " + std::to_string(dims_.back().n) + "), got " + std::to_string(m));
-    spectrum_length_ = m;  // fewer points along a dim keep a nesting layout nesting
+    // More points than before may make the complex side's elements overlap (or overflow).
+    const uint64_t before = spectrum_length_;
+    spectrum_length_ = m;
+    try {
+        input_elements();
+        output_elements();
+        if (transform_ == Transform::r2c) check_output_nesting(output_dims(), batch_dims_);
+    } catch (const Error&) {
+        spectrum_length_ = before;
+        throw;
+    }
     return *this;
 }
 

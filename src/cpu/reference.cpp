@@ -483,7 +483,7 @@ void reference_nd(std::span<const std::complex<double>> in, std::span<std::compl
     } else {
         transform_lines(a, in_extents, batch, halved, direction);
         if (desc.transform() == Transform::r2c) {
-            // Keep points k <= n / 2 of each line.
+            // Keep points k < m (spectrum_length, at most n / 2 + 1) of each line.
             const uint64_t n = in_extents[halved], m = out_extents[halved];
             std::vector<cld> half(out_length * batch);
             for (uint64_t row = 0; row < batch * (in_length / n); ++row)

@@ -169,8 +169,9 @@ std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint
 
 // Geometry the planner allows beyond the defaults, for plans that need it.
 struct Allow {
-    bool half_rounds = false;   // one-column kernels exchanging half of their points at a time
-    bool narrow_tiles = false;  // multi-pass tiles of kTwoPassColumns where wider ones do not fit
+    bool half_rounds = false;    // one-column kernels exchanging half of their points at a time
+    bool column_halves = false;  // kernels of several columns too (for a split taken across them)
+    bool narrow_tiles = false;   // multi-pass tiles of kTwoPassColumns where wider ones do not fit
 };
 
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
@@ -259,8 +260,9 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         // Both components in one round if they fit, else one component at a time, else one
         // component of half the points (PassKernel::exchange_rounds).
-        const bool halves = allow.half_rounds && pow2 && block == 1 && k.points_contiguous &&
-                            stages.size() > 1 && !staged_load && !staged_store;
+        const bool halves = (allow.half_rounds || allow.column_halves) && pow2 &&
+                            (block == 1 || allow.column_halves) && k.points_contiguous && stages.size() > 1 &&
+                            !staged_load && !staged_store;
         uint32_t rounds = 0;
         uint64_t shared = 0;
         for (uint32_t r : {1u, 2u, 4u}) {
@@ -766,9 +768,10 @@ using Fuse = std::function<void(PassKernel& kernel, size_t pass, size_t count)>;
 
 std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layout_for, int dim,
                               Precision precision, const DeviceCaps& caps, const Options& options,
-                              TwiddleTableBuilder& table, const Fuse& fuse = {}) {
-    const PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
-                                                     : mixed_passes(n, caps, options, precision, vectorized);
+                              TwiddleTableBuilder& table, const Fuse& fuse = {}, bool column_halves = false) {
+    PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
+                                               : mixed_passes(n, caps, options, precision, vectorized);
+    choice.allow.column_halves = column_halves;
     const std::vector<uint32_t>& radices = choice.radices;
     std::vector<Pass> out;
     uint32_t span = 1;
@@ -1200,9 +1203,10 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
 }
 
 // The passes and routes of a complex problem (without its table, which `table` collects).
-// `points_together`: see make_layout.
+// `points_together`: see make_layout; `column_halves`: see Allow.
 LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
-                         TwiddleTableBuilder& table, bool points_together = false) {
+                         TwiddleTableBuilder& table, bool points_together = false,
+                         bool column_halves = false) {
     // The dims of more than one point, fastest in the output first. Each transform dim is done
     // in turn, in that order: the first reads the input, the others the output.
     std::vector<PlanDim> all;
@@ -1272,7 +1276,7 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
             const DimLayout rest = dim_layout(all, i, false, points_together);
             add(fast_passes(
                 layout.length, layout.vectorized, [&](size_t p, size_t) { return p == 0 ? layout : rest; },
-                all[i].dim, desc.precision(), caps, options, table));
+                all[i].dim, desc.precision(), caps, options, table, {}, column_halves));
         }
     }
     if (out.passes.empty()) {
@@ -1405,7 +1409,7 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     if (p.passes.size() != 1) return false;
     PassKernel& k = p.passes[0].kernel;
     if (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 || k.stages.empty() ||
-        !k.points_contiguous || k.rader_prime || k.chirp_length || k.exchange_rounds > 2)
+        !k.points_contiguous || k.rader_prime || k.chirp_length)
         return false;
     const bool join = step == RealStep::join;
     // The complex side's rows strided and its transforms side by side: take the spectrum across
@@ -1468,25 +1472,24 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     const uint64_t row_count = desc.batch() * (desc.length() / n);
     // The plan of a complex sub-problem of the desc's precision.
     auto sub = [&](std::vector<Dim> dims, std::vector<Dim> batch, bool points_together = false,
-                   const Options* with = nullptr) {
+                   const Options* with = nullptr, bool column_halves = false) {
         return plan_complex(detail::DescAccess::unchecked(dims, batch).with_precision(desc.precision()), caps,
-                            with ? *with : options, table, points_together);
+                            with ? *with : options, table, points_together, column_halves);
     };
     auto dims_with = [&](auto stride_in, auto stride_out) {
         std::vector<Dim> out;
         for (size_t i = 0; i < rows.size(); ++i) out.push_back({rows[i].n, stride_in(i), stride_out(i)});
         return out;
     };
-    // r2c of pairs: the half-length transform, with split fused into it where it can be. Unfused,
-    // split runs in place in the output, unless its rows are band-limited to fewer than M points:
-    // then the transform goes to scratch (M points per row there) and split from there.
     // The half-length transform over `dims` and `batch` with split or join fused into it, where
     // it can be. A spectrum whose rows are strided while other rows lie side by side (m-major:
     // `across`) keeps each transform's points together, for a split or join taken across
-    // columns (PassKernel::spectrum_across_columns), in workgroups of at least two transforms
-    // where the shared memory holds them, each taking one tile: on the H200 the 4096-point
-    // halves of 4096 x 8192 m-major spectra ran 1.2 (join) and 2.1 (split) times faster so
-    // than in persistent workgroups of one transform.
+    // columns (PassKernel::spectrum_across_columns), one tile per workgroup. Where the default
+    // gives one transform per workgroup, all of the shared memory takes more: for split four,
+    // exchanging half of the points at a time (Allow::column_halves), else two. On the H200 the
+    // 4096-point halves of 4096 x 8192 m-major spectra (bench/RESULTS.md, ninth and tenth runs):
+    // join 1281 GB/s with one persistent transform per workgroup, 1565 with two; split 552, 1190
+    // with two, 1623-1641 with four in halves (join with four in halves: 1059).
     auto fused_half = [&](RealStep step, const std::vector<Dim>& dims, const std::vector<Dim>& batch,
                           bool across) -> std::optional<LogicalPlan> {
         Options o = options;
@@ -1497,15 +1500,28 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
             if (across && p.passes[0].kernel.columns_per_workgroup == 1 && options.max_shared_memory == 0) {
                 Options wide = o;
                 wide.max_shared_memory = caps.max_shared_memory_bytes;
-                LogicalPlan q = sub(dims, batch, together, &wide);
+                const uint32_t want = step == RealStep::split ? 4 : 2;
+                if (step == RealStep::split && wide.workgroup_size == 0)
+                    wide.workgroup_size = want * p.passes[0].kernel.threads_per_column;
+                LogicalPlan q = sub(dims, batch, together, &wide, step == RealStep::split);
                 if (fuse_real_step(q, step, n, m, caps, wide, table) &&
-                    q.passes[0].kernel.columns_per_workgroup > 1)
+                    q.passes[0].kernel.columns_per_workgroup >= want)
                     return q;
+                if (step == RealStep::split) {  // two in one component at a time, then
+                    wide.workgroup_size = o.workgroup_size;
+                    q = sub(dims, batch, together, &wide);
+                    if (fuse_real_step(q, step, n, m, caps, wide, table) &&
+                        q.passes[0].kernel.columns_per_workgroup > 1)
+                        return q;
+                }
             }
             return p;
         }
         return std::nullopt;
     };
+    // r2c of pairs: the half-length transform, with split fused into it where it can be. Unfused,
+    // split runs in place in the output, unless its rows are band-limited to fewer than M points:
+    // then the transform goes to scratch (M points per row there) and split from there.
     // Whether some row of more than one point has unit stride on the complex side (`stride`).
     auto rows_side_by_side = [&](auto stride) {
         for (size_t i = 0; i < rows.size(); ++i)

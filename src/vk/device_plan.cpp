@@ -156,10 +156,12 @@ void Plan::execute(const BufferView& in, const BufferView& out, Direction direct
     BufferView scratch;
     if (need > 0) {
         std::lock_guard lock(p.scratch_mutex);
-        // Sized for the placement of the call that made it; a call that needs more replaces it.
-        if (!p.scratch || p.scratch->size < need)
-            p.scratch = vk::allocate_buffer(*p.state, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                            vk::MemoryKind::device_local);
+        // Made once, for either placement, so that no call replaces a buffer another still uses.
+        if (!p.scratch)
+            p.scratch = vk::allocate_buffer(*p.state,
+                                            std::max(p.logical.scratch_bytes(Placement::out_of_place),
+                                                     p.logical.scratch_bytes(Placement::in_place)),
+                                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryKind::device_local);
         scratch = BufferView{p.scratch->buffer.get(), 0, p.scratch->size, p.scratch->usage};
     }
     p.state->submit([&](VkCommandBuffer cmd) {
