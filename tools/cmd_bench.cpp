@@ -332,73 +332,68 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
-void write_results(const std::string& path, const std::vector<Row>& rows, const DeviceCaps& caps,
-                   double copy) {
-    std::ostringstream f;
-    const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
-    if (json) {
+// Writes `path`: for a .json path the device, the copy kernel's bandwidth and `cases`; else `csv`.
+void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
+                        const std::string& csv) {
+    std::string text = csv;
+    if (path.size() >= 5 && path.substr(path.size() - 5) == ".json") {
         nlohmann::json j;
         j["device"] = caps.name;
         j["driver"] = caps.driver_name + " " + caps.driver_info;
         j["copy_gbps"] = copy;
-        j["cases"] = nlohmann::json::array();
-        for (const Row& r : rows)
-            j["cases"].push_back({{"shape", shape_name(r.shape)},
-                                  {"n", r.n},
-                                  {"batch", r.batch},
-                                  {"passes", r.passes},
-                                  {"ms", r.ms},
-                                  {"gbps", r.gbps},
-                                  {"copy_fraction", r.copy_fraction},
-                                  {"rel_l2", r.rel_l2},
-                                  {"status", r.status}});
-        f << j.dump(2) << "\n";
-    } else {
-        f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape\n";
-        f << "copy,0,0,0,0," << copy << ",1,0,ok,-\n";
-        for (const Row& r : rows)
-            f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
-              << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << ","
-              << shape_name(r.shape) << "\n";
+        j["cases"] = std::move(cases);
+        text = j.dump(2) + "\n";
     }
-    const std::string text = f.str();
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+}
+
+void write_results(const std::string& path, const std::vector<Row>& rows, const DeviceCaps& caps,
+                   double copy) {
+    nlohmann::json cases = nlohmann::json::array();
+    std::ostringstream f;
+    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape\n";
+    f << "copy,0,0,0,0," << copy << ",1,0,ok,-\n";
+    for (const Row& r : rows) {
+        cases.push_back({{"shape", shape_name(r.shape)},
+                         {"n", r.n},
+                         {"batch", r.batch},
+                         {"passes", r.passes},
+                         {"ms", r.ms},
+                         {"gbps", r.gbps},
+                         {"copy_fraction", r.copy_fraction},
+                         {"rel_l2", r.rel_l2},
+                         {"status", r.status}});
+        f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
+          << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "," << shape_name(r.shape)
+          << "\n";
+    }
+    write_results_file(path, caps, copy, std::move(cases), f.str());
 }
 
 void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows, const DeviceCaps& caps,
                        double copy) {
+    nlohmann::json cases = nlohmann::json::array();
     std::ostringstream f;
-    const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
-    auto direction = [](const ShtRow& r) { return r.synthesis ? "synthesis" : "analysis"; };
-    if (json) {
-        nlohmann::json j;
-        j["device"] = caps.name;
-        j["driver"] = caps.driver_name + " " + caps.driver_info;
-        j["copy_gbps"] = copy;
-        j["cases"] = nlohmann::json::array();
-        for (const ShtRow& r : rows)
-            j["cases"].push_back({{"direction", direction(r)},
-                                  {"nlat", r.grid.nlat},
-                                  {"nphi", r.grid.nphi},
-                                  {"mmax", r.grid.mmax},
-                                  {"fields", r.grid.fields},
-                                  {"passes", r.passes},
-                                  {"ms", r.ms},
-                                  {"gbps", r.gbps},
-                                  {"copy_fraction", r.copy_fraction},
-                                  {"rel_l2", r.rel_l2},
-                                  {"status", r.status}});
-        f << j.dump(2) << "\n";
-    } else {
-        f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status\n";
-        f << "copy,-,0,0,0,0,0,0," << copy << ",1,0,ok\n";
-        for (const ShtRow& r : rows)
-            f << "twiddle," << direction(r) << "," << r.grid.nlat << "," << r.grid.nphi << "," << r.grid.mmax
-              << "," << r.grid.fields << "," << r.passes << "," << r.ms << "," << r.gbps << ","
-              << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "\n";
+    f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status\n";
+    f << "copy,-,0,0,0,0,0,0," << copy << ",1,0,ok\n";
+    for (const ShtRow& r : rows) {
+        const char* direction = r.synthesis ? "synthesis" : "analysis";
+        cases.push_back({{"direction", direction},
+                         {"nlat", r.grid.nlat},
+                         {"nphi", r.grid.nphi},
+                         {"mmax", r.grid.mmax},
+                         {"fields", r.grid.fields},
+                         {"passes", r.passes},
+                         {"ms", r.ms},
+                         {"gbps", r.gbps},
+                         {"copy_fraction", r.copy_fraction},
+                         {"rel_l2", r.rel_l2},
+                         {"status", r.status}});
+        f << "twiddle," << direction << "," << r.grid.nlat << "," << r.grid.nphi << "," << r.grid.mmax << ","
+          << r.grid.fields << "," << r.passes << "," << r.ms << "," << r.gbps << "," << r.copy_fraction << ","
+          << r.rel_l2 << "," << csv_field(r.status) << "\n";
     }
-    const std::string text = f.str();
-    write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+    write_results_file(path, caps, copy, std::move(cases), f.str());
 }
 
 }  // namespace
