@@ -41,6 +41,23 @@ std::vector<uint64_t> lengths() {
     return out;
 }
 
+// Real transforms: the split and join fused into one pass (through shuffles, and through shared
+// memory in tiles of one or several columns), the separate real steps, band-limited spectra, and
+// spectra taken across columns (m-major rows, as twiddle::sht lays them out).
+std::vector<FftDesc> real_descs() {
+    std::vector<FftDesc> out;
+    for (uint64_t n : {2u, 256u, 2048u, 8192u, 65536u, 1000u, 45u})
+        for (Transform t : {Transform::r2c, Transform::c2r}) {
+            const FftDesc d = t == Transform::r2c ? FftDesc::r2c(n, 8) : FftDesc::c2r(n, 8);
+            out.push_back(d);
+            out.push_back(FftDesc(d).with_spectrum_length(n / 4 + 1));
+            const Dim row = t == Transform::r2c ? Dim{n, 1, 6} : Dim{n, 6, 1};
+            const Dim rows = t == Transform::r2c ? Dim{6, n, 1} : Dim{6, 1, n};
+            out.push_back(FftDesc::guru({row}, {rows}, t, n / 4 + 1));
+        }
+    return out;
+}
+
 TEST(Codegen, EveryPlannedKernelCompiles) {
     std::vector<uint64_t> all = lengths();
     for (uint64_t n : {1u << 18, 1u << 19, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1000000u})
@@ -58,6 +75,14 @@ TEST(Codegen, EveryPlannedKernelCompiles) {
                     EXPECT_EQ(declared_shared_bytes(glsl), pass.kernel.shared_bytes);
                 }
             }
+    // Real transforms' kernels for the H200 (the device tests compile lavapipe's).
+    for (const FftDesc& desc : real_descs())
+        for (const Pass& pass : plan(desc, testing::h200_caps()).passes) {
+            const std::string glsl = codegen::generate_pass_kernel(pass.kernel);
+            SCOPED_TRACE(plan(desc, testing::h200_caps()).summary());
+            EXPECT_NO_THROW(vk::compile_compute(glsl, "test"));
+            EXPECT_EQ(declared_shared_bytes(glsl), pass.kernel.shared_bytes);
+        }
 }
 
 // Shared-memory order, read off the generated GLSL: between a write and a later read of the
@@ -84,7 +109,9 @@ std::vector<Event> shared_events(const std::vector<std::string>& lines, size_t f
         } else if (l.find("barrier();") != std::string::npos) {
             out.push_back({Event::workgroup_wait});
         } else if (l.find("sh0[") != std::string::npos) {
-            const bool write = l.find("sh0[") < l.find('=');
+            // The generator writes assignments as " = ": an exchange writes sh0 left of it (after a
+            // condition that may hold ">=" or "=="), a read right of it.
+            const bool write = l.find("sh0[") < l.find(" = ");
             out.push_back({Event::access, {write, l.find("pad(tid") != std::string::npos}});
         }
     }
@@ -128,6 +155,7 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
     for (const auto& shape :
          {std::vector<uint64_t>{4096, 8, 8, 8}, {3, 32, 64}, {64, 4, 16, 32}, {4096, 2, 4}})
         descs.push_back(FftDesc::nd(shape, {-3, -2, -1}));
+    for (const FftDesc& desc : real_descs()) descs.push_back(desc);
     // Rader's along a strided dim: gathers and scatters in memory.
     descs.push_back(FftDesc::nd({41, 64}, {0}));
     int checked = 0;

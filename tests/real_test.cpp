@@ -11,6 +11,7 @@
 
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
+#include "vk/context_state.hpp"
 
 namespace twiddle {
 namespace {
@@ -34,11 +35,11 @@ bool smooth(uint64_t n) {
 // Runs `desc` on the device (out of place with a poisoned output, or in place) and compares the
 // output layout's elements with the reference; the other elements keep the poison (out of place)
 // or the input (in place). Buffers are words of `Real`: reals on a real side, complex values as
-// two words on a complex one. Returns the output words.
+// two words on a complex one. Returns the output words. `context`: the test device's, unless given.
 template <typename Real>
 std::vector<Real> check_real(const FftDesc& desc, Placement placement, const Options& options = {},
-                             const std::vector<Real>* input = nullptr) {
-    Context& ctx = testing::device();
+                             const std::vector<Real>* input = nullptr, Context* context = nullptr) {
+    Context& ctx = context ? *context : testing::device();
     const Plan plan(ctx, desc, options);
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(desc.batch()) + ", " +
                  std::string(to_string(placement)));
@@ -151,6 +152,42 @@ TEST_F(Real, LongerLengths) {
         check_real<float>(FftDesc::r2c(n, batch), Placement::out_of_place);
         check_real<float>(FftDesc::c2r(n, batch), Placement::out_of_place);
     }
+}
+
+// A split fused into one pass pairs its points through subgroup shuffles (PassKernel::split_lanes)
+// where columns have 16 invocations or more: blocks of lanes as wide as the subgroup (8 on
+// lavapipe), one or several per column, one or several columns per workgroup, band-limited
+// spectra, f64. A context that claims subgroups four times as wide gets blocks its lane check
+// must refuse, and exchanges through shared memory instead. Each against the reference; the
+// shared-memory split too (Options::subgroup_shuffles = false).
+TEST_F(Real, SplitThroughShuffles) {
+    Context& ctx = testing::device();
+    const uint32_t lanes = ctx.caps().subgroup_size;
+    if (!ctx.caps().has_subgroup_operation("shuffle")) GTEST_SKIP() << "no subgroup shuffles";
+    const Options shared{.subgroup_shuffles = false};
+    for (uint64_t n : {256ull, 512ull, 8192ull}) {
+        const FftDesc desc = FftDesc::r2c(n, 9);
+        const PassKernel k = Plan(ctx, desc).logical().passes.at(0).kernel;
+        SCOPED_TRACE(n);
+        ASSERT_TRUE(k.split_store);
+        EXPECT_EQ(k.split_lanes, k.threads_per_column >= 2 * PassKernel::kSplitRun
+                                     ? std::min(k.threads_per_column, lanes)
+                                     : 0);
+        EXPECT_EQ(Plan(ctx, desc, shared).logical().passes.at(0).kernel.split_lanes, 0u);
+        check_real<float>(desc, Placement::out_of_place);
+        check_real<float>(desc, Placement::out_of_place, shared);
+        for (uint64_t m : {uint64_t(1), n / 8 + 3, n / 2})
+            check_real<float>(FftDesc::r2c(n, 3).with_spectrum_length(m), Placement::out_of_place);
+    }
+    check_real<float>(FftDesc::r2c(512, 5, RealLayout::padded), Placement::in_place);
+    check_real<double>(FftDesc::r2c(1024, 5).with_precision(Precision::f64), Placement::out_of_place);
+
+    Context pretend(ContextOptions{.validation = true});
+    pretend.state()->caps.subgroup_size = 4 * lanes;
+    const FftDesc desc = FftDesc::r2c(2048, 9);
+    ASSERT_GT(Plan(pretend, desc).logical().passes.at(0).kernel.split_lanes, lanes);
+    check_real<float>(desc, Placement::out_of_place, {}, nullptr, &pretend);
+    for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 
 TEST_F(Real, PaddedInPlace) {

@@ -438,6 +438,8 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes");
     cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
+    cmd->add_flag("!--no-subgroup-shuffles", a->options.subgroup_shuffles,
+                  "Planner: a fused split pairs its points through shared memory, not subgroup shuffles");
     cmd->add_option("--strategy", a->strategy, "Planner: auto, or dft (the direct sum)")
         ->check(parsed_by(parse_strategy));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,

@@ -91,6 +91,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"shared_bytes", k.shared_bytes},
                           {"exchange_rounds", k.exchange_rounds},
                           {"subgroup_exchanges", k.subgroup_exchanges},
+                          {"split_lanes", k.split_lanes},
                           {"staged_load", k.staged_load},
                           {"staged_store", k.staged_store},
                           {"vectorized", k.vectorized},

@@ -48,6 +48,11 @@ struct Options {
     // basic subgroup operations in compute shaders; kernels check the lane layout and fall back
     // to workgroup barriers by themselves). false: workgroup barriers only.
     bool subgroup_barriers = true;
+    // Tuning: a real transform's split fused into a one-pass kernel (PassKernel::split_lanes) pairs
+    // its points k and M - k through subgroup shuffles instead of a shared-memory exchange, where
+    // the device has subgroup shuffles in compute shaders (kernels check the lane layout and fall
+    // back to shared memory by themselves). false: through shared memory.
+    bool subgroup_shuffles = true;
     // How the transform is computed (see Strategy). automatic: the fast transforms.
     Strategy strategy = Strategy::automatic;
     // How r2c and c2r plans transform rows of even length (see RealPath).
@@ -147,7 +152,7 @@ struct PassKernel {
     // c * radix / 2 + x mod radix / 2 of its half's array).
     uint32_t exchange_rounds = 1;
     // All the shared memory the kernel declares: the exchange buffers, plus 4 bytes for the lane
-    // check of subgroup_exchanges.
+    // check of subgroup_exchanges or split_lanes.
     uint32_t shared_bytes = 0;
     // Persistent workgroups: each loops over tiles and loads the next tile's points into
     // registers before it transforms the current one.
@@ -229,6 +234,22 @@ struct PassKernel {
     bool split_store = false;
     bool join_load = false;
     uint32_t real_offset = 0;
+    // A fused split (not across columns) takes each column's pairs in the column's own invocations
+    // where a column has at least kSplitRun of them, so that they store runs of that many points;
+    // shorter columns spread the tile's pairs over the workgroup.
+    static constexpr uint32_t kSplitRun = 8;
+    // A fused split of columns of 2 * kSplitRun or more invocations (a power of two, the last
+    // stage one butterfly per invocation) may pair points through subgroup shuffles, in blocks of
+    // split_lanes = min(threads_per_column, subgroup size) consecutive invocations; 0: through
+    // shared memory. The last stage then deals its butterflies so that the invocations l and
+    // l XOR (split_lanes - 1) of a block hold the points i + r T and T - i + (R/T - 1 - r) T
+    // (T = threads_per_column), mirror images whose pairs k, M - k lie one in each: block b's
+    // lower half takes i = b h + l (h = split_lanes / 2, l < h), its upper half the mirrors
+    // T - i, and the upper lane of i = 0, whose mirror T is no point, takes T / 2 (its own
+    // mirror). Each invocation receives the mirror's upper half of registers and stores X_k and
+    // X_{M-k} for the pairs of its lower half. The kernel checks the lane layout at its start and
+    // exchanges through shared memory if subgroups are laid out otherwise.
+    uint32_t split_lanes = 0;
     // Real steps (fused or KernelKind::real): the points of the complex side's rows, m; X_k exists
     // for k < m only (FftDesc::spectrum_length). n / 2 + 1 unless band-limited.
     uint32_t spectrum_points = 0;

@@ -433,7 +433,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
     GlslWriter w;
     TempNames temps;
     w.line("#version 450");
-    if (k.subgroup_exchanges) w.line("#extension GL_KHR_shader_subgroup_basic : require");
+    // A fused split through shuffles (PassKernel::split_lanes): its blocks of lanes, and half.
+    const uint32_t lanes = k.split_lanes, half_lanes = lanes / 2;
+    if (lanes && !(k.split_store && !k.spectrum_across_columns && TPC >= PassKernel::kSplitRun &&
+                   std::has_single_bit(TPC) && lanes >= 2 && std::has_single_bit(lanes) && TPC % lanes == 0 &&
+                   k.uniform() && k.stages.size() > 1 && k.stages.back().radix * TPC == R))
+        throw std::logic_error(
+            "pass kernel: pairs through shuffles need a split of whole butterflies per lane");
+    const bool lane_check = k.subgroup_exchanges || lanes;
+    if (lane_check) w.line("#extension GL_KHR_shader_subgroup_basic : require");
+    if (lanes) w.line("#extension GL_KHR_shader_subgroup_shuffle : require");
     w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) + ", span " +
            std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " + std::to_string(B) +
            " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
@@ -446,7 +455,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
     }
-    if (k.subgroup_exchanges) w.line("shared uint lanes_unexpected;");
+    if (lane_check) w.line("shared uint lanes_unexpected;");
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
     emit_locate(w, k);
@@ -463,19 +472,25 @@ std::string generate_pass_kernel(const PassKernel& k) {
     }
 
     w.open("void main()");
-    if (k.subgroup_exchanges) {
+    if (lane_check) {
         // Each column's invocations (consecutive local indices) lie in one subgroup only if
         // subgroups are runs of consecutive local indices whose size the column's invocation
-        // count divides. The result is the same for the whole workgroup, so barriers under it
-        // stay in uniform control flow.
+        // count divides (bit 0); a split's blocks of lanes, if their size divides the subgroups'
+        // (bit 1). The result is the same for the whole workgroup, so barriers and shuffles under
+        // it stay in uniform control flow.
         w.line("if (gl_LocalInvocationID.x == 0u) lanes_unexpected = 0u;");
         w.line("barrier();");
         const std::string consecutive =
             "gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID == gl_LocalInvocationID.x";
-        const std::string divides = "gl_SubgroupSize % " + u(TPC) + " == 0u";
-        w.line("if (!(" + consecutive + " && " + divides + ")) atomicOr(lanes_unexpected, 1u);");
+        if (k.subgroup_exchanges)
+            w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(TPC) +
+                   " == 0u)) atomicOr(lanes_unexpected, 1u);");
+        if (lanes)
+            w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(lanes) +
+                   " == 0u)) atomicOr(lanes_unexpected, 2u);");
         w.line("barrier();");
-        w.line("bool subgroup_sync = lanes_unexpected == 0u;");
+        if (k.subgroup_exchanges) w.line("bool subgroup_sync = (lanes_unexpected & 1u) == 0u;");
+        if (lanes) w.line("bool lanes_paired = (lanes_unexpected & 2u) == 0u;");
     }
     // A tile is the workgroup's columns_per_workgroup columns: tile * B + lc for lc < B.
     w.line("uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
@@ -484,6 +499,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.points_contiguous) {
         w.line("uint lc = tid / " + u(TPC) + ";  // column within the tile");
         w.line("uint i = tid % " + u(TPC) + ";   // invocation within the column");
+        if (lanes) {
+            // The last stage's butterfly (PassKernel::split_lanes): i in the block's lower half,
+            // its mirror in the upper half.
+            w.line("uint lane = i % " + u(lanes) + ", block = i / " + u(lanes) + ";");
+            w.line("uint ip = lane < " + u(half_lanes) + " ? block * " + u(half_lanes) + " + lane : " +
+                   u(TPC) + " - block * " + u(half_lanes) + " - (" + u(lanes - 1) + " - lane);");
+            w.line("if (ip == " + u(TPC) + ") ip = " + u(TPC / 2) + ";");
+        }
     } else {
         w.line("uint lc = tid % " + u(B) + ";  // column within the tile");
         w.line("uint i = tid / " + u(B) + ";   // invocation within the column");
@@ -677,11 +700,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
            strided("(t - jj) * " + u(R) + " + jj", k.dst_stride) + ";");
     if (staged) emit_tile_extent("tile", "");
 
-    // A fused split takes each column's pairs in the column's own invocations where they store
-    // runs of at least this many points; shorter columns spread the tile's pairs over the
-    // workgroup.
-    constexpr uint32_t kSplitRun = 8;
-    const bool split_by_column = k.split_store && !k.spectrum_across_columns && TPC >= kSplitRun;
+    // A fused split takes each column's pairs in the column's own invocations, or spreads the
+    // tile's over the workgroup (PassKernel::kSplitRun).
+    const bool split_by_column = k.split_store && !k.spectrum_across_columns && TPC >= PassKernel::kSplitRun;
     // In a loop, the previous tile's last shared reads must finish before this tile's first
     // writes.
     const Scope stage_scope = k.points_contiguous ? Scope::column : Scope::workgroup;
@@ -790,7 +811,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
 
     // Stockham stages. Invocation i does butterflies q = i + g * TPC (g < groups) on registers
     // v[m * groups + g]; the last stage leaves point i + slot(last_radix, reg).offset in the
-    // registers returned (reg). `tag` keeps the index names of a second run apart.
+    // registers returned (reg). `tag` keeps the index names of a second run apart. A split through
+    // shuffles deals the last stage's butterflies by ip instead of i (PassKernel::split_lanes).
+    auto stage_index = [&](size_t s) -> std::string {
+        return lanes && s + 1 == k.stages.size() ? "ip" : "i";
+    };
     auto run_stages = [&](const std::string& tag) {
         std::vector<std::string> out = v;
         for (size_t s = 0; s < k.stages.size(); ++s) {
@@ -802,7 +827,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
             const bool complete = last && ns * r == R;
             std::vector<SharedExchange::Move> writes;
             for (uint32_t g = 0; g < groups; ++g) {
-                const std::string q = "(i + " + u(g * TPC) + ")";
+                const std::string q = "(" + stage_index(s) + " + " + u(g * TPC) + ")";
                 const std::string guard = slot(r, g).guard;
                 const std::string j = "j" + tag + std::to_string(s) + "_" + std::to_string(g);
                 if (ns > 1)
@@ -825,7 +850,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                            ";");
                     // The outputs lie in the upper half of the column when q >= R / (2 r): for one
                     // group per invocation when i >= TPC / 2, else for the upper half of the groups.
-                    const std::string upper = groups == 1       ? "i >= " + u(TPC / 2)
+                    const std::string upper = groups == 1       ? stage_index(s) + " >= " + u(TPC / 2)
                                               : g >= groups / 2 ? "true"
                                                                 : "false";
                     for (uint32_t m = 0; m < r; ++m)
@@ -840,7 +865,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 std::vector<SharedExchange::Move> reads;
                 for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
                     const Slot sl = slot(next, r2);
-                    reads.push_back({v[r2], shared_index("i + " + u(sl.offset)),
+                    reads.push_back({v[r2], shared_index(stage_index(s + 1) + " + " + u(sl.offset)),
                                      r2 >= P / 2 ? "true" : "false", sl.guard});
                 }
                 exchange(stage_scope, writes, reads);
@@ -890,6 +915,49 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto scaled = [&](const std::string& x) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
     };
+    // split's arithmetic for the pair a = Z_k, b = conj(Z_{R-k}) at k = sk:
+    // X_k = e + t, X_{R-k} = conj(e - t), e = (a + b) / 2, t = W^k (a - b) / 2i.
+    auto emit_split_pair = [&](const std::string& za, const std::string& zb) {
+        w.line(C + " a = " + za + ", b = " + conj(zb) + ";");
+        w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
+        w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
+    };
+    const std::string last_i = k.stages.empty() ? "i" : stage_index(k.stages.size() - 1);
+    if (lanes) {
+        // PassKernel::split_lanes: the pairs of register r < last_radix / 2, point k = ip + r * TPC,
+        // and of the mirror's register last_radix - 1 - r, point R - k. Shuffles run in every lane,
+        // before any branch that differs between lanes; ip 0 and TPC / 2 are their own mirrors
+        // (ip 0's points k = r * TPC pair with (last_radix - r) * TPC, and R / 2 with itself).
+        const uint32_t half_regs = store_count / 2;
+        w.open("if (lanes_paired)");
+        for (uint32_t r = 0; r < half_regs; ++r) {
+            w.open("");
+            const std::string mirror = out[store_count - 1 - r];
+            w.line(C + " zm = subgroupShuffleXor(" + mirror + ", " + u(lanes - 1) + ");");
+            w.line("zm = ip == 0u ? " + out[(store_count - r) % store_count] + " : ip == " + u(TPC / 2) +
+                   " ? " + mirror + " : zm;");
+            w.open("if (live)");
+            w.line("uint sk = ip + " + u(r * TPC) + ", sm = " + u(R) + " - sk;");
+            emit_split_pair(out[r], "zm");
+            // Band-limited spectra store points k < m only (sk < (r + 1) * TPC, sm <= R).
+            const std::string low = (r + 1) * TPC <= m ? "" : "if (sk < " + u(m) + ") ";
+            const std::string high = R < m ? "" : "if (sm < " + u(m) + ") ";
+            w.line(low + "dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") +
+                   ";");
+            w.line(high + "dst[dst_base + " + strided("sm", k.dst_stride) +
+                   "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
+            w.close();
+            w.close();
+        }
+        w.open("if (live && ip == 0u)");
+        w.line("uint sk = " + u(R / 2) + ";");
+        emit_split_pair(out[half_regs], out[half_regs]);
+        if (R / 2 < m)
+            w.line("dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
+        w.close();
+        w.close();
+        w.open("else");
+    }
     if (k.split_store) {
         // PassKernel::split_store: the columns' outputs into shared memory, then the pairs k, R - k
         // (k <= R / 2): each column's in its own invocations, item i + r * TPC, where they store
@@ -921,8 +989,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
-            writes.push_back({out[r], tile_index(sl.offset),
-                              upper_half("i + " + u(sl.offset), sl.offset, sl.offset + TPC), sl.guard});
+            writes.push_back({out[r], "lc * " + u(R) + " + " + last_i + " + " + u(sl.offset),
+                              upper_half(last_i + " + " + u(sl.offset), sl.offset, sl.offset + TPC),
+                              sl.guard});
         }
         for (uint32_t r = 0; r < count; ++r) {
             w.line(C + " " + numbered("sa", r) + ", " + numbered("sb", r) + ";");
@@ -947,16 +1016,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 w.line("uint at = params.dst_offset + sd;");
             }
             w.line("uint sm = " + u(R) + " - sk;");
-            // a = Z_k, b = conj(Z_{R-k}), X_k = e + t, X_{R-k} = conj(e - t), t = W^k (a - b) / 2i.
-            w.line(C + " a = " + numbered("sa", r) + ", b = " + conj(numbered("sb", r)) + ";");
-            w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
-            w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
+            emit_split_pair(numbered("sa", r), numbered("sb", r));
             w.line("dst[at + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
             w.line("if (sm != sk" + std::string(m <= R ? " && sm < " + u(m) : "") + ") dst[at + " +
                    strided("sm", k.dst_stride) + "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
             w.close();
             w.close();
         }
+        if (lanes) w.close();  // the fallback of the shuffles' branch
     } else if (k.staged_store) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
