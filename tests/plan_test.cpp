@@ -554,9 +554,23 @@ TEST(Planner, RealPlans) {
     EXPECT_EQ(plan(FftDesc::c2r(4096, 8), h200_caps()).summary(),
               "c2r 4096 = half 2048 = 8 x 16 x 16 with join in 1 pass");
     EXPECT_TRUE(plan(FftDesc::r2c(4096, 8), h200_caps()).passes[0].kernel.split_store);
-    // Else a pass of its own.
-    EXPECT_EQ(plan(FftDesc::r2c(1 << 20, 8), h200_caps()).summary(),
-              "r2c 1048576 = half 524288 = (32 x 32) x (16 x 32), split in 3 passes");
+    // Split fused into the last of several passes, whose tiles take mirrored columns.
+    const LogicalPlan big = plan(FftDesc::r2c(1 << 20, 8), h200_caps());
+    EXPECT_EQ(big.summary(), "r2c 1048576 = half 524288 = (32 x 32) x (16 x 32) with split in 2 passes");
+    EXPECT_TRUE(big.passes.back().kernel.split_store);
+    // Its tiles take 32 columns where they fit (not here: 32 x 512 points), as at 65536, whose
+    // first pass keeps 16.
+    EXPECT_EQ(big.passes.back().kernel.columns_per_workgroup, 8u);
+    const LogicalPlan r65536 = plan(FftDesc::r2c(65536, 8), h200_caps());
+    ASSERT_EQ(r65536.passes.size(), 2u);
+    EXPECT_EQ(r65536.passes[0].kernel.columns_per_workgroup, 16u);
+    EXPECT_EQ(r65536.passes[1].kernel.columns_per_workgroup, 32u);
+    EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes[1].kernel.columns_per_workgroup, 16u);
+    EXPECT_EQ(big.scratch_bytes(Placement::out_of_place),
+              plan(FftDesc(1 << 19, 8), h200_caps()).scratch_bytes(Placement::out_of_place));
+    // Else a pass of its own: join, and split after Bluestein's transform (a prime half length).
+    EXPECT_EQ(plan(FftDesc::r2c(2 * 10007, 8), h200_caps()).passes.back().kernel.real_step, RealStep::split);
+    EXPECT_EQ(plan(FftDesc::r2c(2 * 10007, 8), h200_caps()).passes.back().kernel.kind, KernelKind::real);
     EXPECT_EQ(plan(FftDesc::c2r(1 << 20, 8), h200_caps()).summary(),
               "c2r 1048576 = join, half 524288 = (32 x 32) x (16 x 32) in 3 passes");
     EXPECT_EQ(plan(FftDesc::r2c(7, 8), h200_caps()).summary(), "r2c 7 = widen, 7, crop in 3 passes");

@@ -190,6 +190,36 @@ TEST_F(Real, SplitThroughShuffles) {
     for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 
+// Split fused into the last of several passes (PassKernel::split_store with span > 1): tiles of
+// mirrored columns, of 2 to 32 columns, looping over tiles or not, band-limited, in place in the
+// padded layout, f64; and a length whose last pass holds a column per invocation (512 = 32 x
+// 16: the split's exchange is that pass's only use of shared memory). Spectra band-limited
+// below n / 2 points go through scratch and split apart.
+TEST_F(Real, SplitInLastPass) {
+    Context& ctx = testing::device();
+    auto fused = [&](const FftDesc& desc, const Options& o) {
+        const LogicalPlan p = Plan(ctx, desc, o).logical();
+        return p.passes.size() > 1 && p.passes.back().kernel.split_store;
+    };
+    for (uint32_t columns : {0u, 2u, 4u, 32u})
+        for (uint32_t tiles : {0u, 3u}) {
+            const Options o{
+                .max_pass_length = 64, .columns_per_workgroup = columns, .tiles_per_workgroup = tiles};
+            SCOPED_TRACE(std::to_string(columns) + " columns, " + std::to_string(tiles) + " tiles");
+            ASSERT_TRUE(fused(FftDesc::r2c(4096, 3), o));
+            check_real<float>(FftDesc::r2c(4096, 3), Placement::out_of_place, o);
+        }
+    const Options two{.max_pass_length = 64};
+    for (uint64_t m : {uint64_t(1), uint64_t(200), uint64_t(2048)})
+        check_real<float>(FftDesc::r2c(4096, 3).with_spectrum_length(m), Placement::out_of_place, two);
+    check_real<float>(FftDesc::r2c(4096, 3, RealLayout::padded), Placement::in_place, two);
+    check_real<double>(FftDesc::r2c(4096, 3).with_precision(Precision::f64), Placement::out_of_place, two);
+    EXPECT_FALSE(fused(FftDesc::r2c(4096, 3).with_spectrum_length(200), two));
+    const Options whole_columns{.max_pass_length = 32};
+    ASSERT_TRUE(fused(FftDesc::r2c(1024, 5), whole_columns));
+    check_real<float>(FftDesc::r2c(1024, 5), Placement::out_of_place, whole_columns);
+}
+
 TEST_F(Real, PaddedInPlace) {
     for (uint64_t n : {1ull, 2ull, 7ull, 16ull, 30ull, 1000ull, 8192ull}) {
         check_real<float>(FftDesc::r2c(n, 5, RealLayout::padded), Placement::in_place);

@@ -226,10 +226,19 @@ struct PassKernel {
 
     // A real transform's split or join fused into a one-pass Stockham kernel of M = length points
     // (one transform per column, span 1), which then does without the RealStep pass:
-    //   split_store: the columns' outputs Z go through shared memory, and the store writes the
-    //                points X_k of split (k < spectrum_points <= M + 1) in the destination;
+    //   split_store: the columns' outputs Z go through shared memory (or subgroup shuffles:
+    //                split_lanes), and the store writes the points X_k of split
+    //                (k < spectrum_points <= M + 1) in the destination;
     //   join_load:   point k is read as output k of join, from points k and M - k (X_M for k = 0)
     //                of the source's rows of spectrum_points points, after load_sign.
+    // split_store also fuses split into the last pass of several (span S > 1, S columns per
+    // transform, multi-pass layout, spectrum_points >= M): column t's point r is Z_k, k = t + S r,
+    // and Z_{M-k} is point radix - 1 - r of column S - t (column 0: point radix - r; column S / 2
+    // holds both). A workgroup's tile then holds mirrored columns: tile tb of a transform (S /
+    // columns_per_workgroup tiles each) takes t = tb h + c for c < h = columns_per_workgroup / 2,
+    // and S - t for its c-th column from the end (S / 2 in place of S). The tile's outputs pass
+    // through shared memory, and each invocation stores X_k for its own points, also X_M from
+    // Z_0. columns_per_workgroup is even and divides S.
     // With W_{2M}^k at table[real_offset + k] (k <= M / 2 for split, k < M for join).
     bool split_store = false;
     bool join_load = false;

@@ -413,7 +413,13 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // Rader's prime (PassKernel::rader_prime), its primitive root and that root's inverse mod p.
     const uint32_t rader_p = k.rader_prime, rader_g = k.rader_generator;
     const uint32_t rader_g_inv = rader_p ? inverse_mod_prime(rader_g, rader_p) : 0;
-    if ((k.split_store || k.join_load) &&
+    // A split fused into the last pass of several (PassKernel::split_store): mirrored tiles.
+    const bool split_last = k.split_store && S > 1;
+    if (split_last && (T != S || k.points_contiguous || !k.uniform() || B % 2 != 0 || S % B != 0 ||
+                       k.vectorized || k.spectrum_across_columns || k.staged_load || k.staged_store ||
+                       k.split_lanes || rader_p || k.chirp_length))
+        throw std::logic_error("pass kernel: a split fused into a last pass takes mirrored tiles of it");
+    if ((k.split_store || k.join_load) && !split_last &&
         (S > 1 || T > 1 || !k.points_contiguous || rader_p || k.chirp_length ||
          (k.split_store && k.staged_store) || (k.join_load && k.staged_load)))
         throw std::logic_error("pass kernel: a fused split or join takes whole columns of one pass");
@@ -427,8 +433,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // across the tile's columns by a fused join or split (spectrum_across_columns).
     const uint32_t m = k.spectrum_points;
     const bool join_across = k.join_load && k.spectrum_across_columns;
-    if ((k.split_store || k.join_load) && (m == 0 || m > R + 1))
-        throw std::logic_error("pass kernel: a fused split or join needs 1 to radix + 1 spectrum points");
+    if ((k.split_store || k.join_load) && (m == 0 || m > N + 1))
+        throw std::logic_error("pass kernel: a fused split or join needs 1 to length + 1 spectrum points");
 
     GlslWriter w;
     TempNames temps;
@@ -437,7 +443,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     const uint32_t lanes = k.split_lanes, half_lanes = lanes / 2;
     if (lanes && !(k.split_store && !k.spectrum_across_columns && TPC >= PassKernel::kSplitRun &&
                    std::has_single_bit(TPC) && lanes >= 2 && std::has_single_bit(lanes) && TPC % lanes == 0 &&
-                   k.uniform() && k.stages.size() > 1 && k.stages.back().radix * TPC == R))
+                   k.uniform() && k.stages.size() > 1 && k.stages.back().radix * TPC == R && S == 1))
         throw std::logic_error(
             "pass kernel: pairs through shuffles need a split of whole butterflies per lane");
     const bool lane_check = k.subgroup_exchanges || lanes;
@@ -459,6 +465,21 @@ std::string generate_pass_kernel(const PassKernel& k) {
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
     emit_locate(w, k);
+    // The columns of a tile: tile * B + lc, or with a split fused into a last pass, a mirrored
+    // tile of transform b = tile / (S / B): tile tb = tile % (S / B) takes t = tb * B / 2 + lc for
+    // lc < B / 2 and the mirrors S - t for the others, lc and B - 1 - lc, S / 2 in place of S.
+    const uint32_t half_tile = B / 2;
+    if (split_last) {
+        w.open("uint tile_column(uint tile, uint lc)");
+        w.line("uint tb = tile % " + u(S / B) + ";");
+        w.line("uint t = lc < " + u(half_tile) + " ? tb * " + u(half_tile) + " + lc : " + u(S) + " - tb * " +
+               u(half_tile) + " - (" + u(B - 1) + " - lc);");
+        w.line("return tile / " + u(S / B) + " * " + u(S) + " + (t == " + u(S) + " ? " + u(S / 2) + " : t);");
+        w.close();
+    }
+    auto column_of = [&](const std::string& tile) {
+        return split_last ? "tile_column(" + tile + ", lc)" : tile + " * " + u(B) + " + lc";
+    };
     if (rader_p) {
         // Residues below p < 2^16, so products fit 32 bits.
         w.open("uint rader_pow(uint b, uint e)");
@@ -603,7 +624,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                        " < tile_points_f ? src[params.src_offset + tile_base_f + " + e + "] : " + C + "(0);");
             }
         } else {
-            w.line("uint c = " + t + " * " + u(B) + " + lc;");
+            w.line("uint c = " + column_of(t) + ";");
             w.open("if (c < params.columns)");
             w.line("uint ft, fs, fd;");
             w.line("locate(c, ft, fs, fd);");
@@ -691,7 +712,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     }
 
     // The tile's geometry for the transform and the stores.
-    w.line("uint col = tile * " + u(B) + " + lc;");
+    w.line("uint col = " + column_of("tile") + ";");
     w.line("bool live = col < params.columns;");
     w.line("uint t, col_src, col_dst;");
     w.line("locate(col, t, col_src, col_dst);");
@@ -702,7 +723,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
 
     // A fused split takes each column's pairs in the column's own invocations, or spreads the
     // tile's over the workgroup (PassKernel::kSplitRun).
-    const bool split_by_column = k.split_store && !k.spectrum_across_columns && TPC >= PassKernel::kSplitRun;
+    const bool split_by_column =
+        k.split_store && !split_last && !k.spectrum_across_columns && TPC >= PassKernel::kSplitRun;
     // In a loop, the previous tile's last shared reads must finish before this tile's first
     // writes.
     const Scope stage_scope = k.points_contiguous ? Scope::column : Scope::workgroup;
@@ -958,7 +980,49 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.close();
         w.open("else");
     }
-    if (k.split_store) {
+    if (split_last) {
+        // PassKernel::split_store in the last pass of several: column t's point r is Z_k,
+        // k = t + S r, whose partner Z_{N-k} is point R - 1 - r of the mirror column S - t, in lane
+        // B - 1 - lc of the tile; column 0 pairs its points r, R - r and column S / 2 its r,
+        // R - 1 - r. The tile's outputs through shared memory, then each invocation stores X_k
+        // for its own points from its register and the partner's (W_{2N}^k for k > N / 2 as
+        // -conj(W_{2N}^{N-k})); column 0's point 0 also gives X_N.
+        std::vector<SharedExchange::Move> writes, reads;
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            writes.push_back({out[r], shared_index("i + " + u(sl.offset)), "false", sl.guard});
+        }
+        w.line("uint pair_lc = t == 0u || t == " + u(S / 2) + " ? lc : " + u(B - 1) + " - lc;");
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            const std::string x = "(i + " + u(sl.offset) + ")";
+            w.line(C + " " + numbered("zp", r) + ";");
+            reads.push_back({numbered("zp", r),
+                             "(t == 0u ? (" + u(R) + " - " + x + ") % " + u(R) + " : " + u(R - 1) + " - " +
+                                 x + ") * " + u(B) + " + pair_lc",
+                             "false", sl.guard});
+        }
+        exchange(Scope::workgroup, writes, reads);
+        w.open("if (live)");
+        w.line("uint at = params.dst_offset + col_dst;");
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
+            w.line("uint sk = t + (i + " + u(sl.offset) + ") * " + u(S) + ";");
+            w.line(C + " a = " + out[r] + ", b = " + conj(numbered("zp", r)) + ";");
+            w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
+            w.line(C + " wk = sk <= " + u(N / 2) + " ? tw[" + u(k.real_offset) + " + sk] : -" +
+                   conj("tw[" + u(k.real_offset) + " + " + u(N) + " - sk]") + ";");
+            w.line(C + " tt = cmul(wk, " + C + "(so.y, -so.x));");
+            w.line(std::string(m > N ? "" : "if (sk < " + u(m) + ") ") + "dst[at + " +
+                   strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
+            if (r == 0 && N < m)
+                w.line("if (sk == 0u) dst[at + " + u(uint64_t(N) * k.dst_stride) +
+                       "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
+            w.close();
+        }
+        w.close();
+    } else if (k.split_store) {
         // PassKernel::split_store: the columns' outputs into shared memory, then the pairs k, R - k
         // (k <= R / 2): each column's in its own invocations, item i + r * TPC, where they store
         // runs of at least kSplitRun points up and down; else the tile's spread over the

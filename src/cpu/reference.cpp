@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <map>
 
 #include "core/unit_root.hpp"
 #include "twiddle/error.hpp"
@@ -178,6 +179,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
     std::vector<std::pair<uint64_t, cld>> writes;
     std::vector<std::pair<uint64_t, long double>> real_writes;
     std::vector<cld> col, next;
+    std::map<uint64_t, std::vector<cld>> last_pass_z;  // by the transform's destination offset
     for (size_t pi = 0; pi < plan.passes.size(); ++pi) {
         const Pass& pass = plan.passes[pi];
         const PassKernel& k = pass.kernel;
@@ -326,6 +328,14 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     }
                 }
                 stages();
+                if (k.split_store && span > 1) {
+                    // A split fused into the last pass of several: the transform's points Z_x,
+                    // x = t + r * span, gathered for split below.
+                    std::vector<cld>& z = last_pass_z[at.dst];
+                    z.resize(L);
+                    for (uint64_t r = 0; r < R; ++r) z[t + r * span] = col[r];
+                    continue;
+                }
                 if (k.split_store) {
                     // PassKernel::split_store: the pairs kk, R - kk of the column's outputs, of
                     // which points below spectrum_points are stored.
@@ -351,6 +361,20 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     writes.push_back({dst_at + at.dst + x * k.dst_stride, v});
                 }
             }
+            // split after the last pass of several (PassKernel::split_store): X_k from Z_k and
+            // Z_{L-k} (Z_L meaning Z_0), with W_{2L}^k = -conj(W_{2L}^{L-k}) for k > L / 2, for
+            // k <= L below spectrum_points.
+            for (const auto& [base, z] : last_pass_z) {
+                for (uint64_t kk = 0; kk <= L && kk < k.spectrum_points; ++kk) {
+                    const cld a = z[kk % L], b = std::conj(z[(L - kk) % L]);
+                    const cld e = (a + b) * 0.5L, o = (a - b) * 0.5L;
+                    const cld w =
+                        kk <= L / 2 ? tw[k.real_offset + kk] : -std::conj(tw[k.real_offset + L - kk]);
+                    const cld tt = w * cld(o.imag(), -o.real());
+                    writes.push_back({dst_at + base + kk * k.dst_stride, e + tt});
+                }
+            }
+            last_pass_z.clear();
         }
         std::vector<cld>& dst = buffer(routes[pi].dst);
         const bool last = pi + 1 == plan.passes.size();

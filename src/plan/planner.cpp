@@ -46,6 +46,8 @@ constexpr uint32_t kMixedWorkgroup = 64;
 // Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
 // neighbouring columns, so this many points are contiguous in memory per load and store.
 constexpr uint32_t kColumnBlocks[] = {16, 8};
+// Columns per workgroup of a last pass with Allow::wide_last_tiles.
+constexpr uint32_t kWideColumns = 32;
 // Multi-pass columns at least this long take 32 points per invocation.
 constexpr uint32_t kLongColumn = 512;
 // Columns per workgroup of a two-pass plan that wide tiles would make three passes.
@@ -172,6 +174,10 @@ struct Allow {
     bool half_rounds = false;    // one-column kernels exchanging half of their points at a time
     bool column_halves = false;  // kernels of several columns too (for a split taken across them)
     bool narrow_tiles = false;   // multi-pass tiles of kTwoPassColumns where wider ones do not fit
+    // The last of several passes takes kWideColumns columns per workgroup where they fit and
+    // divide its span: for split fused into it, whose mirrored tiles then load and store runs of
+    // kWideColumns / 2 points (H200, r2c 65536: 1465-1485 GB/s against 1370 with 16 columns).
+    bool wide_last_tiles = false;
 };
 
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
@@ -235,6 +241,9 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
     if (!k.points_contiguous && !options.columns_per_workgroup && allow.narrow_tiles)
         blocks.push_back(kTwoPassColumns);
+    if (!k.points_contiguous && !options.columns_per_workgroup && allow.wide_last_tiles &&
+        k.span * k.radix == k.length && k.span % kWideColumns == 0)
+        blocks.insert(blocks.begin(), kWideColumns);
 
     const bool short_columns = k.points_contiguous && k.radix > 1 && threads_per_column < kMinDirectThreads;
     // Staging moves whole tiles as one run of memory: where transforms follow one another densely,
@@ -768,10 +777,10 @@ using Fuse = std::function<void(PassKernel& kernel, size_t pass, size_t count)>;
 
 std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layout_for, int dim,
                               Precision precision, const DeviceCaps& caps, const Options& options,
-                              TwiddleTableBuilder& table, const Fuse& fuse = {}, bool column_halves = false) {
+                              TwiddleTableBuilder& table, const Fuse& fuse = {}, Allow extra = {}) {
     PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
                                                : mixed_passes(n, caps, options, precision, vectorized);
-    choice.allow.column_halves = column_halves;
+    choice.allow.column_halves = extra.column_halves;
     const std::vector<uint32_t>& radices = choice.radices;
     std::vector<Pass> out;
     uint32_t span = 1;
@@ -785,7 +794,10 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
         const DimLayout layout = layout_for(out.size(), radices.size());
         apply_layout(k, layout);
         if (fuse) fuse(k, out.size(), radices.size());
-        if (!fit_kernel(k, caps, choice.kernel_options, choice.allow))
+        Allow allow = choice.allow;
+        allow.wide_last_tiles =
+            extra.wide_last_tiles && radices.size() > 1 && out.size() + 1 == radices.size();
+        if (!fit_kernel(k, caps, choice.kernel_options, allow))
             throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
                                    " fits the device's limits");
         for (Stage& s : k.stages)
@@ -1203,10 +1215,10 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
 }
 
 // The passes and routes of a complex problem (without its table, which `table` collects).
-// `points_together`: see make_layout; `column_halves`: see Allow.
+// `points_together`: see make_layout; `extra`: Allow's column_halves and wide_last_tiles for
+// the fast transforms' passes.
 LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
-                         TwiddleTableBuilder& table, bool points_together = false,
-                         bool column_halves = false) {
+                         TwiddleTableBuilder& table, bool points_together = false, Allow extra = {}) {
     // The dims of more than one point, fastest in the output first. Each transform dim is done
     // in turn, in that order: the first reads the input, the others the output.
     std::vector<PlanDim> all;
@@ -1276,7 +1288,7 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
             const DimLayout rest = dim_layout(all, i, false, points_together);
             add(fast_passes(
                 layout.length, layout.vectorized, [&](size_t p, size_t) { return p == 0 ? layout : rest; },
-                all[i].dim, desc.precision(), caps, options, table, {}, column_halves));
+                all[i].dim, desc.precision(), caps, options, table, {}, extra));
         }
     }
     if (out.passes.empty()) {
@@ -1402,20 +1414,31 @@ private:
 
 // Fuses a real transform's split (r2c) or join (c2r) into its half-length transform `p`
 // (PassKernel::split_store, join_load) where that is one Stockham pass of whole columns whose
-// tile fits the shared memory for split's exchange (and join's, taken across columns); returns
-// whether it did. `m` is the complex side's points per row (FftDesc::spectrum_length).
+// tile fits the shared memory for split's exchange (and join's, taken across columns), or split
+// into the last of several Stockham passes whose tiles can be mirrored; returns whether it did.
+// `m` is the complex side's points per row (FftDesc::spectrum_length).
 bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const DeviceCaps& caps,
                     const Options& options, TwiddleTableBuilder& table) {
-    if (p.passes.size() != 1) return false;
-    PassKernel& k = p.passes[0].kernel;
-    if (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 || k.stages.empty() ||
-        !k.points_contiguous || k.rader_prime || k.chirp_length)
-        return false;
     const bool join = step == RealStep::join;
+    if (p.passes.empty()) return false;
+    PassKernel& k = p.passes.back().kernel;
+    // Split fused into the last pass of several: mirrored tiles of whole transforms' columns
+    // (PassKernel::split_store). The passes before keep the half-length transform's points in
+    // the output's rows, so these must hold at least M points (not band-limited below M).
+    const bool last_of_several = p.passes.size() > 1;
+    if (last_of_several &&
+        (join || m < k.length || k.kind != KernelKind::stockham || k.span < 2 ||
+         k.span * k.radix != k.length || k.points_contiguous || !k.uniform() ||
+         k.columns_per_workgroup % 2 != 0 || k.span % k.columns_per_workgroup != 0 || k.vectorized ||
+         k.staged_load || k.staged_store || k.rader_prime || k.chirp_length || k.stages.empty()))
+        return false;
+    if (!last_of_several && (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 ||
+                             k.stages.empty() || !k.points_contiguous || k.rader_prime || k.chirp_length))
+        return false;
     // The complex side's rows strided and its transforms side by side: take the spectrum across
     // the tile's columns (PassKernel::spectrum_across_columns).
     const uint32_t row_stride = join ? k.src_stride : k.dst_stride;
-    const bool across = row_stride > 1 && !k.batch_dims.empty() && !k.vectorized &&
+    const bool across = !last_of_several && row_stride > 1 && !k.batch_dims.empty() && !k.vectorized &&
                         (join ? k.batch_dims[0].src_stride : k.batch_dims[0].dst_stride) == 1;
     if (join && k.staged_load) return false;  // tiles of rows of M points; join's rows have M + 1
     if ((!join || across) && k.shared_bytes == 0) {
@@ -1444,7 +1467,7 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     // column, 3% slower).
     const uint32_t threads = k.threads_per_column, lanes = std::min(threads, caps.subgroup_size);
     const uint32_t flag_bytes = k.subgroup_exchanges ? 0 : 4;
-    if (!across && options.subgroup_shuffles && caps.has_subgroup_operation("basic") &&
+    if (!across && !last_of_several && options.subgroup_shuffles && caps.has_subgroup_operation("basic") &&
         caps.has_subgroup_operation("shuffle") && threads >= 2 * PassKernel::kSplitRun &&
         std::has_single_bit(threads) && std::has_single_bit(caps.subgroup_size) && lanes >= 2 &&
         k.uniform() && k.stages.back().radix * threads == k.radix &&
@@ -1486,9 +1509,9 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     const uint64_t row_count = desc.batch() * (desc.length() / n);
     // The plan of a complex sub-problem of the desc's precision.
     auto sub = [&](std::vector<Dim> dims, std::vector<Dim> batch, bool points_together = false,
-                   const Options* with = nullptr, bool column_halves = false) {
+                   const Options* with = nullptr, Allow extra = {}) {
         return plan_complex(detail::DescAccess::unchecked(dims, batch).with_precision(desc.precision()), caps,
-                            with ? *with : options, table, points_together, column_halves);
+                            with ? *with : options, table, points_together, extra);
     };
     auto dims_with = [&](auto stride_in, auto stride_out) {
         std::vector<Dim> out;
@@ -1509,7 +1532,8 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
         Options o = options;
         if (across && o.tiles_per_workgroup == 0) o.tiles_per_workgroup = 1;
         for (bool together : across ? std::vector{true, false} : std::vector{false}) {
-            LogicalPlan p = sub(dims, batch, together, &o);
+            // Split into the last of several passes takes wide mirrored tiles (Allow).
+            LogicalPlan p = sub(dims, batch, together, &o, Allow{.wide_last_tiles = step == RealStep::split});
             if (!fuse_real_step(p, step, n, m, caps, o, table)) continue;
             if (across && p.passes[0].kernel.columns_per_workgroup == 1 && options.max_shared_memory == 0) {
                 Options wide = o;
@@ -1517,7 +1541,8 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
                 const uint32_t want = step == RealStep::split ? 4 : 2;
                 if (step == RealStep::split && wide.workgroup_size == 0)
                     wide.workgroup_size = want * p.passes[0].kernel.threads_per_column;
-                LogicalPlan q = sub(dims, batch, together, &wide, step == RealStep::split);
+                LogicalPlan q =
+                    sub(dims, batch, together, &wide, Allow{.column_halves = step == RealStep::split});
                 if (fuse_real_step(q, step, n, m, caps, wide, table) &&
                     q.passes[0].kernel.columns_per_workgroup >= want)
                     return q;
