@@ -566,6 +566,14 @@ TEST(Planner, RealPlans) {
     EXPECT_EQ(r65536.passes[0].kernel.columns_per_workgroup, 16u);
     EXPECT_EQ(r65536.passes[1].kernel.columns_per_workgroup, 32u);
     EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes[1].kernel.columns_per_workgroup, 16u);
+    // m-major spectra of several passes: vectorized passes, split apart.
+    const LogicalPlan m_major =
+        plan(FftDesc::guru({{65536, 1, 64}}, {{64, 65536, 1}}, Transform::r2c), h200_caps());
+    EXPECT_EQ(m_major.passes.back().kernel.kind, KernelKind::real);
+    EXPECT_TRUE(m_major.passes.front().kernel.vectorized);
+    // Not where the last pass's tiles would have fewer than 8 columns (2^21: 4).
+    EXPECT_EQ(plan(FftDesc::r2c(1 << 21, 2), h200_caps()).summary(),
+              "r2c 2097152 = half 1048576 = (32 x 32) x (32 x 32), split in 3 passes");
     EXPECT_EQ(big.scratch_bytes(Placement::out_of_place),
               plan(FftDesc(1 << 19, 8), h200_caps()).scratch_bytes(Placement::out_of_place));
     // Else a pass of its own: join, and split after Bluestein's transform (a prime half length).

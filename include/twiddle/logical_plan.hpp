@@ -243,12 +243,13 @@ struct PassKernel {
     bool split_store = false;
     bool join_load = false;
     uint32_t real_offset = 0;
-    // A fused split (not across columns) takes each column's pairs in the column's own invocations
-    // where a column has at least kSplitRun of them, so that they store runs of that many points;
-    // shorter columns spread the tile's pairs over the workgroup.
+    // A split fused into one pass (not across columns) takes each column's pairs in the column's
+    // own invocations where a column has at least kSplitRun of them, so that they store runs of
+    // that many points; shorter columns spread the tile's pairs over the workgroup.
     static constexpr uint32_t kSplitRun = 8;
-    // A fused split of columns of 2 * kSplitRun or more invocations (a power of two, the last
-    // stage one butterfly per invocation) may pair points through subgroup shuffles, in blocks of
+    // A split fused into one pass, with columns of kSplitRun or more invocations (the planner:
+    // 2 * kSplitRun; a power of two, the last stage one butterfly per invocation) may pair points
+    // through subgroup shuffles, in blocks of
     // split_lanes = min(threads_per_column, subgroup size) consecutive invocations; 0: through
     // shared memory. The last stage then deals its butterflies so that the invocations l and
     // l XOR (split_lanes - 1) of a block hold the points i + r T and T - i + (R/T - 1 - r) T

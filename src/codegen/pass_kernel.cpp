@@ -513,7 +513,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
         if (k.subgroup_exchanges) w.line("bool subgroup_sync = (lanes_unexpected & 1u) == 0u;");
         if (lanes) w.line("bool lanes_paired = (lanes_unexpected & 2u) == 0u;");
     }
-    // A tile is the workgroup's columns_per_workgroup columns: tile * B + lc for lc < B.
+    // A tile is the workgroup's columns_per_workgroup columns: tile * B + lc for lc < B (mirrored
+    // columns with a split fused into a last pass: tile_column).
     w.line("uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;");
     w.line("uint tiles = (params.columns + " + u(B - 1) + ") / " + u(B) + ";");
     w.line("uint tid = gl_LocalInvocationID.x;");

@@ -48,6 +48,8 @@ constexpr uint32_t kMixedWorkgroup = 64;
 constexpr uint32_t kColumnBlocks[] = {16, 8};
 // Columns per workgroup of a last pass with Allow::wide_last_tiles.
 constexpr uint32_t kWideColumns = 32;
+// The fewest columns per workgroup the planner gives a last pass with split fused into it.
+constexpr uint32_t kMinMirroredColumns = 8;
 // Multi-pass columns at least this long take 32 points per invocation.
 constexpr uint32_t kLongColumn = 512;
 // Columns per workgroup of a two-pass plan that wide tiles would make three passes.
@@ -1308,7 +1310,8 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
 // n / 2 + 1):
 //   r2c, even n with unit real stride there: the M-point transform of the reals read as complex
 //       pairs, into the output, then split in place (through scratch when the output's rows of m
-//       points cannot hold the M points); the other dims after, in place in the output.
+//       points cannot hold the M points), or split fused into the transform's one pass or last
+//       pass (fuse_real_step); the other dims after, in place in the output.
 //   c2r, even n likewise: the other dims first, from the input into scratch (the input is only
 //       read); join into the output read as complex pairs, then the M-point transform in place.
 //   Otherwise: through a region of scratch holding n complex points per row: widen, transform,
@@ -1424,13 +1427,16 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     PassKernel& k = p.passes.back().kernel;
     // Split fused into the last pass of several: mirrored tiles of whole transforms' columns
     // (PassKernel::split_store). The passes before keep the half-length transform's points in
-    // the output's rows, so these must hold at least M points (not band-limited below M).
+    // the output's rows, so these must hold at least M points (not band-limited below M). The
+    // planner's tiles take kMinMirroredColumns columns or more, since they load and store runs
+    // of half as many points (H200, r2c 2^21 with 4-column tiles: 725 GB/s in two passes).
     const bool last_of_several = p.passes.size() > 1;
-    if (last_of_several &&
-        (join || m < k.length || k.kind != KernelKind::stockham || k.span < 2 ||
-         k.span * k.radix != k.length || k.points_contiguous || !k.uniform() ||
-         k.columns_per_workgroup % 2 != 0 || k.span % k.columns_per_workgroup != 0 || k.vectorized ||
-         k.staged_load || k.staged_store || k.rader_prime || k.chirp_length || k.stages.empty()))
+    const uint32_t min_columns = options.columns_per_workgroup ? 2 : kMinMirroredColumns;
+    if (last_of_several && (join || m < k.length || k.kind != KernelKind::stockham || k.span < 2 ||
+                            k.span * k.radix != k.length || k.points_contiguous || !k.uniform() ||
+                            k.columns_per_workgroup < min_columns || k.columns_per_workgroup % 2 != 0 ||
+                            k.span % k.columns_per_workgroup != 0 || k.vectorized || k.staged_load ||
+                            k.staged_store || k.rader_prime || k.chirp_length || k.stages.empty()))
         return false;
     if (!last_of_several && (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 ||
                              k.stages.empty() || !k.points_contiguous || k.rader_prime || k.chirp_length))
@@ -1534,6 +1540,9 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
         for (bool together : across ? std::vector{true, false} : std::vector{false}) {
             // Split into the last of several passes takes wide mirrored tiles (Allow).
             LogicalPlan p = sub(dims, batch, together, &o, Allow{.wide_last_tiles = step == RealStep::split});
+            // Transforms kept together in several passes (not vectorized) would store the strided
+            // spectrum point by point: those take split apart, after vectorized passes.
+            if (together && p.passes.size() > 1) continue;
             if (!fuse_real_step(p, step, n, m, caps, o, table)) continue;
             if (across && p.passes[0].kernel.columns_per_workgroup == 1 && options.max_shared_memory == 0) {
                 Options wide = o;
