@@ -939,11 +939,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
     };
     // split's arithmetic for the pair a = Z_k, b = conj(Z_{R-k}) at k = sk:
-    // X_k = e + t, X_{R-k} = conj(e - t), e = (a + b) / 2, t = W^k (a - b) / 2i.
-    auto emit_split_pair = [&](const std::string& za, const std::string& zb) {
+    // X_k = e + t, X_{R-k} = conj(e - t), e = (a + b) / 2, t = W^k (a - b) / 2i, with W^k the
+    // table's (k <= R / 2), or `twiddle`.
+    auto emit_split_pair = [&](const std::string& za, const std::string& zb,
+                               const std::string& twiddle = "") {
         w.line(C + " a = " + za + ", b = " + conj(zb) + ";");
         w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
-        w.line(C + " tt = cmul(tw[" + u(k.real_offset) + " + sk], " + C + "(so.y, -so.x));");
+        w.line(C + " tt = cmul(" + (twiddle.empty() ? "tw[" + u(k.real_offset) + " + sk]" : twiddle) + ", " +
+               C + "(so.y, -so.x));");
     };
     const std::string last_i = k.stages.empty() ? "i" : stage_index(k.stages.size() - 1);
     if (lanes) {
@@ -1010,11 +1013,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
             const Slot sl = slot(last_radix, r);
             w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
             w.line("uint sk = t + (i + " + u(sl.offset) + ") * " + u(S) + ";");
-            w.line(C + " a = " + out[r] + ", b = " + conj(numbered("zp", r)) + ";");
-            w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
             w.line(C + " wk = sk <= " + u(N / 2) + " ? tw[" + u(k.real_offset) + " + sk] : -" +
                    conj("tw[" + u(k.real_offset) + " + " + u(N) + " - sk]") + ";");
-            w.line(C + " tt = cmul(wk, " + C + "(so.y, -so.x));");
+            emit_split_pair(out[r], numbered("zp", r), "wk");
             w.line(std::string(m > N ? "" : "if (sk < " + u(m) + ") ") + "dst[at + " +
                    strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
             if (r == 0 && N < m)

@@ -179,7 +179,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
     std::vector<std::pair<uint64_t, cld>> writes;
     std::vector<std::pair<uint64_t, long double>> real_writes;
     std::vector<cld> col, next;
-    std::map<uint64_t, std::vector<cld>> last_pass_z;  // by the transform's destination offset
+    std::map<uint64_t, std::vector<cld>> split_z;  // by the transform's destination offset
     for (size_t pi = 0; pi < plan.passes.size(); ++pi) {
         const Pass& pass = plan.passes[pi];
         const PassKernel& k = pass.kernel;
@@ -328,26 +328,12 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     }
                 }
                 stages();
-                if (k.split_store && span > 1) {
-                    // A split fused into the last pass of several: the transform's points Z_x,
-                    // x = t + r * span, gathered for split below.
-                    std::vector<cld>& z = last_pass_z[at.dst];
+                if (k.split_store) {
+                    // A split fused into the pass (its only pass, or the last of several): the
+                    // transform's points Z_x, x = t + r * span, gathered for split below.
+                    std::vector<cld>& z = split_z[at.dst];
                     z.resize(L);
                     for (uint64_t r = 0; r < R; ++r) z[t + r * span] = col[r];
-                    continue;
-                }
-                if (k.split_store) {
-                    // PassKernel::split_store: the pairs kk, R - kk of the column's outputs, of
-                    // which points below spectrum_points are stored.
-                    const uint64_t m = k.spectrum_points;
-                    for (uint64_t kk = 0; kk <= R / 2; ++kk) {
-                        const cld a = col[kk], b = std::conj(col[kk ? R - kk : 0]);
-                        const cld e = (a + b) * 0.5L, o = (a - b) * 0.5L;
-                        const cld tt = tw[k.real_offset + kk] * cld(o.imag(), -o.real());
-                        if (kk < m) writes.push_back({dst_at + at.dst + kk * k.dst_stride, e + tt});
-                        if (R - kk != kk && R - kk < m)
-                            writes.push_back({dst_at + at.dst + (R - kk) * k.dst_stride, std::conj(e - tt)});
-                    }
                     continue;
                 }
                 for (uint64_t r = 0; r < R; ++r) {
@@ -361,10 +347,9 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     writes.push_back({dst_at + at.dst + x * k.dst_stride, v});
                 }
             }
-            // split after the last pass of several (PassKernel::split_store): X_k from Z_k and
-            // Z_{L-k} (Z_L meaning Z_0), with W_{2L}^k = -conj(W_{2L}^{L-k}) for k > L / 2, for
-            // k <= L below spectrum_points.
-            for (const auto& [base, z] : last_pass_z) {
+            // PassKernel::split_store: X_k from Z_k and Z_{L-k} (Z_L meaning Z_0), with
+            // W_{2L}^k = -conj(W_{2L}^{L-k}) for k > L / 2, for k <= L below spectrum_points.
+            for (const auto& [base, z] : split_z) {
                 for (uint64_t kk = 0; kk <= L && kk < k.spectrum_points; ++kk) {
                     const cld a = z[kk % L], b = std::conj(z[(L - kk) % L]);
                     const cld e = (a + b) * 0.5L, o = (a - b) * 0.5L;
@@ -374,7 +359,7 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                     writes.push_back({dst_at + base + kk * k.dst_stride, e + tt});
                 }
             }
-            last_pass_z.clear();
+            split_z.clear();
         }
         std::vector<cld>& dst = buffer(routes[pi].dst);
         const bool last = pi + 1 == plan.passes.size();
