@@ -28,33 +28,6 @@ struct FftArgs {
     std::string strategy = "auto";
 };
 
-// Checks the `axes` of `shape` to transform (all of them for an empty list) as numpy does: each
-// in [-rank, rank), none named twice, and none of length 0 (there is no transform of no points).
-// Axes that are not transformed may have length 0.
-void check_axes(const std::string& file, const std::vector<uint64_t>& shape, const std::string& axes_text,
-                const std::vector<int>& axes) {
-    const int rank = static_cast<int>(shape.size());
-    const std::string where = file + " (shape " + shape_name(shape) + "): --axes " + axes_text + ": ";
-    std::vector<bool> transformed(shape.size(), axes.empty());
-    std::vector<int> named(shape.size(), 0);
-    for (int a : axes) {
-        if (a < -rank || a >= rank)
-            throw Error(where + "axis " + std::to_string(a) + " is out of range for " + std::to_string(rank) +
-                        (rank == 1 ? " axis" : " axes") + " (-" + std::to_string(rank) + " to " +
-                        std::to_string(rank - 1) + ")");
-        const int k = a < 0 ? a + rank : a;
-        if (transformed[k])
-            throw Error(where + "axis " + std::to_string(a) +
-                        (a == named[k] ? " is repeated" : " repeats axis " + std::to_string(named[k])));
-        transformed[k] = true;
-        named[k] = a;
-    }
-    for (int k = 0; k < rank; ++k)
-        if (transformed[k] && shape[k] == 0)
-            throw Error(where + "axis " + std::to_string(k) +
-                        " has length 0; a transform needs at least 1 point");
-}
-
 // The axes a transform of `shape` takes: --axes (checked as numpy does), or the last axis.
 // Empty means every axis.
 std::vector<int> transform_axes(const FftArgs& args, const std::vector<uint64_t>& shape) {

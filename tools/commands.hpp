@@ -34,6 +34,7 @@ CLI::Validator parsed_by(Parse parse) {
 }
 
 void add_fft_command(CLI::App& app);
+void add_convolve_command(CLI::App& app);
 
 // sht-synth and sht-analys: twiddle::sht::FourierStage on .npy files.
 void add_sht_commands(CLI::App& app);

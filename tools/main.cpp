@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     twiddle::cli::add_info_command(app);
     twiddle::cli::add_fft_command(app);
+    twiddle::cli::add_convolve_command(app);
     twiddle::cli::add_sht_commands(app);
     twiddle::cli::add_bench_command(app);
     try {

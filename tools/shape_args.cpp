@@ -50,4 +50,28 @@ std::vector<int> parse_axes(const std::string& text) {
     return *axes;
 }
 
+void check_axes(const std::string& file, const std::vector<uint64_t>& shape, const std::string& axes_text,
+                const std::vector<int>& axes) {
+    const int rank = static_cast<int>(shape.size());
+    const std::string where = file + " (shape " + shape_name(shape) + "): --axes " + axes_text + ": ";
+    std::vector<bool> transformed(shape.size(), axes.empty());
+    std::vector<int> named(shape.size(), 0);
+    for (int a : axes) {
+        if (a < -rank || a >= rank)
+            throw Error(where + "axis " + std::to_string(a) + " is out of range for " + std::to_string(rank) +
+                        (rank == 1 ? " axis" : " axes") + " (-" + std::to_string(rank) + " to " +
+                        std::to_string(rank - 1) + ")");
+        const int k = a < 0 ? a + rank : a;
+        if (transformed[k])
+            throw Error(where + "axis " + std::to_string(a) +
+                        (a == named[k] ? " is repeated" : " repeats axis " + std::to_string(named[k])));
+        transformed[k] = true;
+        named[k] = a;
+    }
+    for (int k = 0; k < rank; ++k)
+        if (transformed[k] && shape[k] == 0)
+            throw Error(where + "axis " + std::to_string(k) +
+                        " has length 0; a transform needs at least 1 point");
+}
+
 }  // namespace twiddle::cli

@@ -16,6 +16,8 @@
 
 namespace twiddle {
 
+class Graph;
+
 struct ContextOptions {
     // Which device: an index into list_devices() or a case-insensitive substring of its name.
     // Empty: the TWIDDLE_DEVICE environment variable if set, else the first discrete GPU, else
@@ -85,6 +87,7 @@ public:
     const std::shared_ptr<State>& state() const { return state_; }
 
 private:
+    friend class Graph;  // builds plans for its nodes on the context it was made with
     explicit Context(std::shared_ptr<State> state);
     std::shared_ptr<State> state_;
 };

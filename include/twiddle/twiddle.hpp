@@ -6,6 +6,7 @@
 #include "twiddle/context.hpp"
 #include "twiddle/desc.hpp"
 #include "twiddle/error.hpp"
+#include "twiddle/graph.hpp"
 #include "twiddle/logical_plan.hpp"
 #include "twiddle/plan.hpp"
 #include "twiddle/sht.hpp"

@@ -1,0 +1,223 @@
+// twiddle::Graph: transforms and the operations around them composed into one command graph.
+//
+// A graph names buffers (resources: the caller's, or transient ones it allocates itself), views of
+// them, and nodes that read and write views: FFTs of any plan, pointwise operations, and layout
+// changes. compile() orders the nodes, places barriers only between nodes that depend on each
+// other, and gives transient buffers whose lifetimes do not overlap the same memory. The compiled
+// graph records into a command buffer and never submits or reads back, so a forward transform, a
+// multiplication and an inverse transform run in one submission:
+//
+//   twiddle::Graph g(context);
+//   auto a = g.external(signal), k = g.external(kernel), y = g.external(result);
+//   auto fa = g.transient(desc.output_bytes()), fk = g.transient(desc.output_bytes());
+//   g.fft(desc, a, fa, Direction::forward);
+//   g.fft(desc, k, fk, Direction::forward);
+//   g.multiply(fa, fk, fa, n * batch, DataType::complex64);
+//   g.fft(desc, fa, y, Direction::inverse);
+//   twiddle::CompiledGraph run = g.compile();
+//   run.record(cmd);  // or run.execute()
+//
+// Node semantics are those of a program: nodes take effect in the order they were added, and a
+// node that reads bytes an earlier node writes (or writes bytes an earlier node reads or writes)
+// runs after it. Independent nodes share a level and run without a barrier between them.
+//
+// Chunked views. A node's array may lie in several plain views, chunks, end to end: element e of
+// the array is in the first chunk whose cumulative size passes e * element bytes. Chunks may split
+// anywhere on element boundaries (also inside one transform), may be empty, start at any offset
+// aligned to the element, and hold spare capacity past the array's end; the chunks of a node's
+// input and output need not match. Only the array's own elements are read or written: output tails
+// stay unchanged. A plain view larger than the device's maxStorageBufferRange is split into chunks
+// by itself. FFT nodes run chunked arrays in blocks of whole transforms through bounded scratch
+// (graph-owned, reused from block to block), binding chunks directly where a block lies in one.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "twiddle/buffer.hpp"
+#include "twiddle/context.hpp"
+#include "twiddle/desc.hpp"
+#include "twiddle/export.hpp"
+#include "twiddle/logical_plan.hpp"
+#include "twiddle/types.hpp"
+
+namespace twiddle {
+
+// What the elements of an array are, as numpy's dtypes.
+enum class DataType { float32, float64, complex64, complex128 };
+TWIDDLE_API std::string_view to_string(DataType t);
+constexpr bool is_complex(DataType t) { return t == DataType::complex64 || t == DataType::complex128; }
+constexpr Precision precision_of(DataType t) {
+    return t == DataType::float32 || t == DataType::complex64 ? Precision::f32 : Precision::f64;
+}
+constexpr uint32_t data_type_bytes(DataType t) {
+    return (is_complex(t) ? 2u : 1u) * (precision_of(t) == Precision::f32 ? 4u : 8u);
+}
+// The complex or real type of a precision.
+constexpr DataType complex_type(Precision p) {
+    return p == Precision::f32 ? DataType::complex64 : DataType::complex128;
+}
+constexpr DataType real_type(Precision p) {
+    return p == Precision::f32 ? DataType::float32 : DataType::float64;
+}
+
+// A buffer of one graph (a handle; the graph keeps what it refers to).
+struct Resource {
+    uint64_t graph = 0;  // the graph's serial number
+    uint32_t index = 0;
+};
+
+// `size` bytes of a resource from byte `offset` (0 bytes: an empty chunk); kToEnd: the rest of
+// the resource.
+struct View {
+    static constexpr uint64_t kToEnd = ~uint64_t(0);
+    Resource resource;
+    uint64_t offset = 0;
+    uint64_t size = kToEnd;
+};
+
+// An array held by plain views end to end (see the chunk rules above). A plain view or a whole
+// resource converts to a chunked view of one chunk.
+struct ChunkedView {
+    std::vector<View> chunks;
+    ChunkedView(const Resource& r) : chunks{View{r}} {}
+    ChunkedView(const View& v) : chunks{v} {}
+    ChunkedView(std::vector<View> c) : chunks(std::move(c)) {}
+};
+
+// A node of a graph (a handle, in the order nodes were added).
+struct Node {
+    uint32_t index = 0;
+};
+
+// What a node does, as logical figures (before chunks are lowered).
+struct NodeStats {
+    std::string kind;         // "fft", "multiply", "scale", "magnitude_squared", ...
+    uint64_t elements = 0;    // elements written
+    uint64_t bytes_read = 0;  // of the node's arrays and operands
+    uint64_t bytes_written = 0;
+    size_t passes = 0;            // passes through memory (dispatches of the contiguous case)
+    uint32_t workgroup_size = 0;  // largest workgroup, invocations
+    uint64_t scratch_bytes = 0;   // transient scratch the node needs itself
+};
+
+struct GraphStats {
+    std::vector<NodeStats> nodes;  // in the order they were added
+    // Compiled figures (0 in Graph::stats()):
+    size_t levels = 0;                     // groups of independent nodes, run in turn
+    size_t dispatches = 0;                 // compute dispatches recorded
+    size_t barriers = 0;                   // pipeline barriers recorded, inside nodes too
+    uint64_t transient_bytes = 0;          // transient buffers and scratch, each its own
+    uint64_t transient_bytes_aliased = 0;  // the memory they take sharing it across lifetimes
+};
+
+// Options of Graph::multiply.
+struct MultiplyOptions {
+    // The operand's elements repeat every `operand_period` elements of the array (0: none): one
+    // filter for every row of a batch.
+    uint64_t operand_period = 0;
+    // Multiply by the operand's complex conjugate (a correlation instead of a convolution).
+    bool conjugate = false;
+};
+
+class CompiledGraph;
+
+class TWIDDLE_API Graph {
+public:
+    explicit Graph(const Context& context);
+    Graph(Graph&&) noexcept;
+    Graph& operator=(Graph&&) noexcept;
+    ~Graph();
+
+    // The caller's buffer, which it keeps owning and keeps alive while the compiled graph is
+    // used: `size` bytes, with the usage flags it was created with (they must allow storage
+    // access, which compile() checks).
+    Resource external(VkBuffer buffer, uint64_t size, VkBufferUsageFlags usage);
+    Resource external(const Buffer& buffer);
+    // A buffer of `bytes` the compiled graph owns. Its contents exist only between the nodes of
+    // one recording: it shares memory with transients whose lifetimes are disjoint.
+    Resource transient(uint64_t bytes);
+    uint64_t size(const Resource& r) const;
+
+    // Nodes. Each returns its handle; arguments are checked when compile() runs, which throws
+    // twiddle::Error naming the node. `count` counts elements of `type`.
+
+    // The transform of `desc` (any plan: c2c, r2c, c2r, N-D, guru layouts) from `in` to `out`.
+    // In place when both are the same single view (which needs desc.same_layouts()); otherwise
+    // they must not overlap. Chunked arrays need a packed layout: transforms one after another.
+    Node fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
+             const Options& options = {});
+    // out[i] = in[i] * operand[i] for i < count. `type` is in's and out's; the operand is of
+    // `type` too, or real of its precision (operand_type; default: `type`).
+    Node multiply(const ChunkedView& in, const ChunkedView& operand, const ChunkedView& out, uint64_t count,
+                  DataType type, const MultiplyOptions& options = {});
+    Node multiply(const ChunkedView& in, const ChunkedView& operand, const ChunkedView& out, uint64_t count,
+                  DataType type, DataType operand_type, const MultiplyOptions& options = {});
+    // out[i] = factor * in[i].
+    Node scale(const ChunkedView& in, const ChunkedView& out, uint64_t count, DataType type, double factor);
+    // out[i] = |in[i]|^2: complex in, real of the same precision out.
+    Node magnitude_squared(const ChunkedView& in, const ChunkedView& out, uint64_t count,
+                           Precision precision);
+    // out[i] = log10(max(in[i], floor)) on reals: a power spectrum on a log scale for display.
+    Node log_scale(const ChunkedView& in, const ChunkedView& out, uint64_t count, Precision precision,
+                   double floor = 1e-30);
+    // Copies `bytes` (a multiple of 4).
+    Node copy(const ChunkedView& in, const ChunkedView& out, uint64_t bytes);
+    // numpy.fft.fftshift (inverse: ifftshift) of a C-order array of `shape` over `axes` (empty:
+    // every axis; negative ones count from the end).
+    Node fftshift(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& shape,
+                  const std::vector<int>& axes, DataType type, bool inverse = false);
+    // A C-order array of `in_shape` into one of `out_shape` (as many axes): elements at indices
+    // inside both shapes are copied, the others of out are 0. zero_pad needs out_shape >= in_shape
+    // on every axis (numpy.fft's zero padding at the end of each axis), crop out_shape <= in_shape.
+    Node zero_pad(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
+                  const std::vector<uint64_t>& out_shape, DataType type);
+    Node crop(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
+              const std::vector<uint64_t>& out_shape, DataType type);
+
+    // Logical statistics of the nodes so far (compiled figures 0).
+    GraphStats stats() const;
+
+    // Checks every node, orders them, builds their kernels and plans and allocates the transient
+    // memory. Throws twiddle::Error for a bad node (naming it); UnsupportedError for what the
+    // device cannot run. The graph stays usable: compiling again gives another compiled graph.
+    CompiledGraph compile() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// A compiled graph: its plans, kernels and transient memory. Move-only.
+class TWIDDLE_API CompiledGraph {
+public:
+    CompiledGraph(CompiledGraph&&) noexcept;
+    CompiledGraph& operator=(CompiledGraph&&) noexcept;
+    ~CompiledGraph();
+
+    // Appends every node's dispatches, with barriers where dependencies need them, to `cmd`;
+    // never submits. The caller orders its earlier writes of external buffers before
+    // compute-shader reads, and its later uses after compute-shader writes (as Plan::record).
+    void record(VkCommandBuffer cmd) const;
+    // Records into a one-time command buffer, submits and waits.
+    void execute() const;
+
+    GraphStats stats() const;
+    // Nodes in the order they run, level by level (each inner vector one level).
+    std::vector<std::vector<Node>> levels() const;
+
+    struct Impl;
+
+private:
+    friend class Graph;
+    explicit CompiledGraph(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace twiddle
