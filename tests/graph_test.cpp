@@ -212,6 +212,25 @@ TEST_F(GraphTest, TransientsShareMemoryAcrossLifetimes) {
     EXPECT_LE(cpu::relative_l2(download<cf>(out, n * batch), want), 1e-6);
 }
 
+// A caller's buffer added twice is one memory: a node reading it through one resource waits for a
+// node writing it through the other.
+TEST_F(GraphTest, ABufferAddedTwiceIsOneResource) {
+    Context& ctx = testing::device();
+    const uint64_t count = 4096;
+    const auto x = testing::random_complex(count, 12);
+    Buffer a(ctx, count * 8), b(ctx, count * 8), c(ctx, count * 8);
+    a.upload(x.data(), count * 8);
+    Graph g(ctx);
+    g.scale(g.external(a), g.external(b), count, DataType::complex64, 2.0);
+    g.scale(g.external(b.handle(), b.size(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT), g.external(c), count,
+            DataType::complex64, 3.0);
+    const CompiledGraph run = g.compile();
+    EXPECT_EQ(run.stats().levels, 2u);
+    run.execute();
+    const auto got = download<cf>(c, count);
+    for (uint64_t i = 0; i < count; ++i) EXPECT_EQ(got[i], x[i] * 6.0f) << i;
+}
+
 TEST_F(GraphTest, PointwiseNodes) {
     Context& ctx = testing::device();
     const uint64_t count = 1000, period = 64;
@@ -266,6 +285,199 @@ TEST_F(GraphTest, LogScaleInDoublePrecision) {
         const double want = std::log10(std::max(x[i], 1e-200));
         EXPECT_LE(std::abs(got[i] - want), 4e-16 * std::max(1.0, std::abs(want))) << x[i];
     }
+}
+
+// Results of `desc` through a graph: forward A and B, their product, the inverse; the product as a
+// node of its own, or fused into A's forward transform (its last pass's stores).
+std::vector<uint8_t> convolution(const FftDesc& fwd, const FftDesc& inv, const std::vector<uint8_t>& a,
+                                 const std::vector<uint8_t>& b, bool fused, const Options& options = {}) {
+    Context& ctx = testing::device();
+    Buffer ba(ctx, fwd.input_bytes()), bb(ctx, fwd.input_bytes()), out(ctx, inv.output_bytes());
+    ba.upload(a.data(), a.size());
+    bb.upload(b.data(), b.size());
+    Graph g(ctx);
+    const Resource fa = g.transient(fwd.output_bytes()), fb = g.transient(fwd.output_bytes());
+    g.fft(fwd, g.external(bb), fb, Direction::forward, options);
+    const DataType ct = complex_type(fwd.precision());
+    if (fused) {
+        g.fft(fwd, g.external(ba), fa, Direction::forward, options,
+              FusedOps::multiply_store(fb, fwd.precision()));
+    } else {
+        g.fft(fwd, g.external(ba), fa, Direction::forward, options);
+        g.multiply(fa, fb, fa, fwd.output_elements(), ct);
+    }
+    g.fft(inv, fa, g.external(out), Direction::inverse, options);
+    const CompiledGraph run = g.compile();
+    EXPECT_EQ(run.stats().levels, 3u);
+    run.execute();
+    return download<uint8_t>(out, inv.output_bytes());
+}
+
+std::vector<uint8_t> random_bytes(uint64_t bytes, Precision precision, uint32_t seed) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> d(-1, 1);
+    std::vector<uint8_t> out(bytes);
+    for (uint64_t i = 0; i < bytes; i += real_bytes(precision)) {
+        if (precision == Precision::f32) {
+            const float f = static_cast<float>(d(gen));
+            std::memcpy(out.data() + i, &f, 4);
+        } else {
+            const double x = d(gen);
+            std::memcpy(out.data() + i, &x, 8);
+        }
+    }
+    return out;
+}
+
+double relative_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                           Precision precision) {
+    double num = 0, den = 0;
+    for (size_t i = 0; i < a.size(); i += real_bytes(precision)) {
+        double x, y;
+        if (precision == Precision::f32) {
+            float fx, fy;
+            std::memcpy(&fx, a.data() + i, 4);
+            std::memcpy(&fy, b.data() + i, 4);
+            x = fx, y = fy;
+        } else {
+            std::memcpy(&x, a.data() + i, 8);
+            std::memcpy(&y, b.data() + i, 8);
+        }
+        num += (x - y) * (x - y);
+        den += y * y;
+    }
+    return std::sqrt(num / den);
+}
+
+// The product fused into the forward transform's stores gives what a multiply node gives: one
+// pass and several (the store callback in the last), 2D, r2c with c2r, and f64.
+TEST_F(GraphTest, FusedProductMatchesItsNode) {
+    struct Case {
+        FftDesc fwd, inv;
+        Options options;
+    };
+    const Case cases[] = {
+        {FftDesc(256, 6), FftDesc(256, 6), {}},
+        {FftDesc(4096, 3), FftDesc(4096, 3), Options{.max_pass_length = 64}},
+        {FftDesc::nd({3, 24, 40}, {-2, -1}), FftDesc::nd({3, 24, 40}, {-2, -1}), {}},
+        {FftDesc::r2c(300, 4), FftDesc::c2r(300, 4), {}},
+        {FftDesc::r2c_nd({20, 30}), FftDesc::c2r_nd({20, 30}), {}},
+        {FftDesc(1000, 2).with_precision(Precision::f64),
+         FftDesc(1000, 2).with_precision(Precision::f64),
+         {}},
+    };
+    for (const Case& c : cases) {
+        const auto a = random_bytes(c.fwd.input_bytes(), c.fwd.precision(), 1);
+        const auto b = random_bytes(c.fwd.input_bytes(), c.fwd.precision(), 2);
+        const auto separate = convolution(c.fwd, c.inv, a, b, false, c.options);
+        const auto fused = convolution(c.fwd, c.inv, a, b, true, c.options);
+        EXPECT_LE(relative_difference(fused, separate, c.fwd.precision()),
+                  c.fwd.precision() == Precision::f32 ? 1e-6 : 1e-14)
+            << to_string(c.fwd.transform()) << " " << c.fwd.length();
+    }
+}
+
+// A real window fused into the loads of a c2c and of a c2r transform, against the window as a
+// multiply node; a store callback of the caller's own GLSL against the CPU.
+TEST_F(GraphTest, FusedLoadsAndOwnCallbacks) {
+    Context& ctx = testing::device();
+    const uint64_t n = 128, batch = 5, m = n / 2 + 1;
+    std::vector<float> window(n);
+    for (uint64_t j = 0; j < n; ++j) window[j] = 0.5f - 0.5f * std::cos(6.2831853f * j / n);
+    for (const Transform t : {Transform::c2c, Transform::c2r}) {
+        const uint64_t row = t == Transform::c2c ? n : m;  // complex points per input row
+        const FftDesc desc = t == Transform::c2c ? FftDesc(n, batch) : FftDesc::c2r(n, batch);
+        const auto x = testing::random_complex(row * batch, 3);
+        Buffer in(ctx, desc.input_bytes()), w(ctx, row * 4), fused_out(ctx, desc.output_bytes()),
+            node_out(ctx, desc.output_bytes()), windowed(ctx, desc.input_bytes());
+        in.upload(x.data(), desc.input_bytes());
+        w.upload(window.data(), row * 4);
+        const Direction dir = Direction::inverse;
+        Graph g(ctx);
+        const Resource rin = g.external(in), rw = g.external(w);
+        g.fft(desc, rin, g.external(fused_out), dir, {}, FusedOps::window_load(rw, Precision::f32, row));
+        g.multiply(rin, rw, g.external(windowed), row * batch, DataType::complex64, DataType::float32,
+                   MultiplyOptions{.operand_period = row});
+        g.fft(desc, g.external(windowed), g.external(node_out), dir);
+        g.compile().execute();
+        EXPECT_LE(relative_difference(download<uint8_t>(fused_out, desc.output_bytes()),
+                                      download<uint8_t>(node_out, desc.output_bytes()), Precision::f32),
+                  1e-6)
+            << to_string(t);
+    }
+
+    // The caller's GLSL: keep the real part at load, scale and swap at store (index-dependent).
+    const FftDesc desc(64, 3);
+    const auto x = testing::random_complex(64 * 3, 4);
+    Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
+    in.upload(x.data(), desc.bytes());
+    FusedOps own;
+    own.callbacks.load = "return vec2(value.x, 0.0);";
+    own.callbacks.store = "return (index % 2u == 0u) ? value * 2.0 : value.yx;";
+    Graph g(ctx);
+    g.fft(desc, g.external(in), g.external(out), Direction::forward, {}, own);
+    g.compile().execute();
+    std::vector<cd> real_part(x.size()), want(x.size());
+    for (size_t i = 0; i < x.size(); ++i) real_part[i] = x[i].real();
+    cpu::reference_dft(real_part, want, 64, 3, Direction::forward);
+    for (size_t i = 0; i < want.size(); ++i)
+        want[i] = i % 2 == 0 ? 2.0 * want[i] : cd(want[i].imag(), want[i].real());
+    EXPECT_LE(cpu::relative_l2(download<cf>(out, x.size()), want), 5e-7);
+
+    // The same callbacks through Plan directly, with an operand bound by record().
+    FftCallbacks scale_by_operand{
+        .store = "return value * operand_at(index).x;", .operand = true, .operand_type = DataType::complex64};
+    const Plan plan(ctx, desc, {}, scale_by_operand);
+    std::vector<cf> factors(64 * 3);
+    for (size_t i = 0; i < factors.size(); ++i) factors[i] = cf(static_cast<float>(i % 7), 0);
+    Buffer f(ctx, desc.bytes());
+    f.upload(factors.data(), desc.bytes());
+    ctx.submit([&](VkCommandBuffer cmd) {
+        plan.record(cmd, in.view(), out.view(), {}, Direction::forward, f.view());
+    });
+    cpu::reference_dft(testing::widen(x), want, 64, 3, Direction::forward);
+    for (size_t i = 0; i < want.size(); ++i) want[i] *= double(i % 7);
+    EXPECT_LE(cpu::relative_l2(download<cf>(out, x.size()), want), 5e-7);
+    EXPECT_THROW(plan.execute(in, out, Direction::forward), Error);  // execute() binds no operand
+    EXPECT_THROW(ctx.submit([&](VkCommandBuffer cmd) {
+        plan.record(cmd, in.view(), out.view(), {}, Direction::forward);
+    }),
+                 Error);
+}
+
+TEST_F(GraphTest, FusedOperationsRefused) {
+    Context& ctx = testing::device();
+    Buffer a(ctx, 4096), b(ctx, 4096), op(ctx, 4096);
+    auto refused = [&](const FftDesc& desc, const FusedOps& fused, auto&& make_in) {
+        Graph g(ctx);
+        const Resource ra = g.external(a), rb = g.external(b), ro = g.external(op);
+        FusedOps f = fused;
+        if (f.operand)
+            f.operand = ChunkedView(View{ro, f.operand->chunks[0].offset, f.operand->chunks[0].size});
+        g.fft(desc, make_in(ra), rb,
+              desc.transform() == Transform::c2r ? Direction::inverse : Direction::forward, {}, f);
+        EXPECT_THROW(g.compile(), Error);
+    };
+    auto whole = [](Resource r) { return ChunkedView(r); };
+    FusedOps load;
+    load.callbacks.load = "return value;";
+    FusedOps store;
+    store.callbacks.store = "return value;";
+    FusedOps bad_glsl;
+    bad_glsl.callbacks.store = "return no_such_function(value);";
+    // A callback on a real side, GLSL that does not compile, chunked arrays.
+    refused(FftDesc::r2c(64), load, whole);
+    refused(FftDesc::c2r(64), store, whole);
+    refused(FftDesc(64), bad_glsl, whole);
+    refused(FftDesc(64), store, [](Resource r) { return ChunkedView({View{r, 0, 256}, View{r, 256, 256}}); });
+    // An operand at an offset off the storage-buffer alignment, of another precision, or missing.
+    FusedOps misaligned = FusedOps::multiply_store(View{Resource{}, 8, 512}, Precision::f32);
+    refused(FftDesc(64), misaligned, whole);
+    FusedOps wrong_type = FusedOps::multiply_store(View{Resource{}, 0, 1024}, Precision::f64);
+    refused(FftDesc(64), wrong_type, whole);
+    FusedOps missing = FusedOps::multiply_store(View{Resource{}, 0, 512}, Precision::f32);
+    missing.operand.reset();
+    refused(FftDesc(64), missing, whole);
 }
 
 // numpy.fft.fftshift and ifftshift of an n-D array, by the definition.

@@ -43,6 +43,19 @@ struct BenchArgs {
     // Spherical-harmonic Fourier stages instead of the transforms: NLATxNPHIxMMAX each.
     std::vector<std::string> sht;
     uint64_t fields = 1;
+    // Convolutions instead: the shape of one transform each, batched to 2^total values.
+    std::vector<std::string> convolve;
+};
+
+// One way of running one convolution case: a forward transform, the product with one filter
+// spectrum for every transform, the inverse transform.
+struct ConvolveRow {
+    std::vector<uint64_t> shape;
+    uint64_t batch = 0;
+    std::string variant;  // "fused" or "separate"
+    size_t dispatches = 0;
+    double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
+    std::string status;
 };
 
 // One direction of one spherical-harmonic Fourier stage.
@@ -325,6 +338,7 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
 }
 
 // A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
+
 std::string csv_field(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
     std::string out = "\"";
@@ -345,6 +359,113 @@ void write_results_file(const std::string& path, const DeviceCaps& caps, double 
         text = j.dump(2) + "\n";
     }
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+}
+
+// A convolution of 2^total values in transforms of `shape` with one filter spectrum h, two ways, each
+// one compiled graph: "fused", the product in the forward transform's stores (two passes through
+// memory for one-pass shapes), and "separate", a multiply node between the transforms. Each is
+// gated on its accuracy: three transforms against ifft(fft(x) h) in long double. GB/s counts x read
+// and y written once.
+template <typename T>
+std::vector<ConvolveRow> run_convolve_case(const Context& ctx, const std::vector<uint64_t>& shape,
+                                           const BenchArgs& a, double copy) {
+    using Cx = std::complex<T>;
+    const Precision precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
+    uint64_t n = 1;
+    for (uint64_t e : shape) n *= e;
+    const uint64_t batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
+    std::vector<uint64_t> full{batch};
+    full.insert(full.end(), shape.begin(), shape.end());
+    std::vector<int> axes;
+    for (int k = -static_cast<int>(shape.size()); k < 0; ++k) axes.push_back(k);
+    const FftDesc desc = FftDesc::nd(full, axes).with_precision(precision);
+    const uint64_t bytes = desc.bytes();
+
+    std::mt19937 gen(static_cast<uint32_t>(n));
+    std::uniform_real_distribution<T> dist(-1, 1);
+    std::vector<Cx> x(n * batch), h(n);
+    for (auto& v : x) v = {dist(gen), dist(gen)};
+    for (auto& v : h) v = {dist(gen), dist(gen)};
+    Buffer bx(ctx, bytes), bh(ctx, n * sizeof(Cx)), by(ctx, bytes);
+    bx.upload(x.data(), bytes);
+    bh.upload(h.data(), n * sizeof(Cx));
+
+    // The reference of three transforms: the first, one in the middle, the last.
+    const FftDesc one = FftDesc::nd(shape);
+    const std::vector<uint64_t> checked{0, batch / 2, batch - 1};
+    std::vector<std::vector<std::complex<double>>> want;
+    for (uint64_t b : checked) {
+        std::vector<std::complex<double>> in(x.begin() + b * n, x.begin() + (b + 1) * n), spectrum(n), y(n);
+        cpu::reference_nd(in, spectrum, one, Direction::forward);
+        for (uint64_t k = 0; k < n; ++k) spectrum[k] *= std::complex<double>(h[k]) / static_cast<double>(n);
+        cpu::reference_nd(spectrum, y, one, Direction::inverse);
+        want.push_back(std::move(y));
+    }
+
+    std::vector<ConvolveRow> rows;
+    for (const bool fused : {true, false}) {
+        ConvolveRow row;
+        row.shape = shape;
+        row.batch = batch;
+        row.variant = fused ? "fused" : "separate";
+        Graph g(ctx);
+        const Resource rx = g.external(bx), rh = g.external(bh), ry = g.external(by), t = g.transient(bytes);
+        if (fused) {
+            g.fft(desc, rx, t, Direction::forward, a.options, FusedOps::multiply_store(rh, precision, n));
+        } else {
+            g.fft(desc, rx, t, Direction::forward, a.options);
+            g.multiply(t, rh, t, n * batch, complex_type(precision), MultiplyOptions{.operand_period = n});
+        }
+        g.fft(desc, t, ry, Direction::inverse, a.options);
+        const CompiledGraph run = g.compile();
+        row.dispatches = run.stats().dispatches;
+        by.fill(0);
+        run.execute();
+        long double num = 0, den = 0;
+        for (size_t c = 0; c < checked.size(); ++c) {
+            std::vector<Cx> got(n);
+            by.download(got.data(), n * sizeof(Cx), checked[c] * n * sizeof(Cx));
+            for (uint64_t k = 0; k < n; ++k) {
+                num += std::norm(std::complex<long double>(got[k]) - std::complex<long double>(want[c][k]));
+                den += std::norm(std::complex<long double>(want[c][k]));
+            }
+        }
+        row.rel_l2 = static_cast<double>(std::sqrt(num / den));
+        if (!(row.rel_l2 <= a.max_error)) {
+            row.status = "failed: error over bound";
+        } else {
+            row.ms = time_median(ctx, a.reps, [&](VkCommandBuffer cmd) { run.record(cmd); });
+            row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
+            row.copy_fraction = row.gbps / copy;
+            row.status = "ok";
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+void write_convolve_results(const std::string& path, const std::vector<ConvolveRow>& rows,
+                            const DeviceCaps& caps, double copy) {
+    nlohmann::json cases = nlohmann::json::array();
+    std::ostringstream f;
+    f << "library,n,batch,ms,gbps,rel_l2,shape,variant,dispatches,copy_fraction,status\n";
+    for (const ConvolveRow& r : rows) {
+        uint64_t n = 1;
+        for (uint64_t e : r.shape) n *= e;
+        cases.push_back({{"shape", shape_name(r.shape)},
+                         {"batch", r.batch},
+                         {"variant", r.variant},
+                         {"dispatches", r.dispatches},
+                         {"ms", r.ms},
+                         {"gbps", r.gbps},
+                         {"copy_fraction", r.copy_fraction},
+                         {"rel_l2", r.rel_l2},
+                         {"status", r.status}});
+        f << "twiddle-" << r.variant << "," << n << "," << r.batch << "," << r.ms << "," << r.gbps << ","
+          << r.rel_l2 << "," << shape_name(r.shape) << "," << r.variant << "," << r.dispatches << ","
+          << r.copy_fraction << "," << csv_field(r.status) << "\n";
+    }
+    write_results_file(path, caps, copy, std::move(cases), f.str());
 }
 
 void write_results(const std::string& path, const std::vector<Row>& rows, const DeviceCaps& caps,
@@ -455,6 +576,12 @@ void add_bench_command(CLI::App& app) {
         ->check(parsed_by(parse_sht_case));
     cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--convolve", a->convolve,
+                    "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "
+                    "batched to 2^total values, forward, product with one filter spectrum, inverse; fused "
+                    "(the product in the forward transform's stores) and separate (a multiply node)")
+        ->delimiter(',')
+        ->check(parsed_by(parse_shape));
     cmd->callback([a] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);
@@ -503,6 +630,27 @@ void add_bench_command(CLI::App& app) {
             check_validation(ctx);
             if (!args.out.empty()) write_sht_results(args.out, rows, ctx.caps(), copy);
             if (std::any_of(rows.begin(), rows.end(), [](const ShtRow& r) { return r.status != "ok"; }))
+                throw Error("bench: a case failed its accuracy gate");
+            return;
+        }
+        if (!args.convolve.empty()) {
+            if (args.max_error == 0) args.max_error = args.f64 ? 1e-13 : 1e-6;
+            std::vector<ConvolveRow> rows;
+            for (const std::string& text : args.convolve) {
+                const auto done = args.f64 ? run_convolve_case<double>(ctx, parse_shape(text), args, copy)
+                                           : run_convolve_case<float>(ctx, parse_shape(text), args, copy);
+                rows.insert(rows.end(), done.begin(), done.end());
+            }
+            std::printf("%12s %10s %9s %10s %10s %10s %6s %10s  %s\n", "shape", "batch", "variant",
+                        "dispatches", "ms", "GB/s", "copy", "rel_l2", "status");
+            for (const ConvolveRow& r : rows)
+                std::printf("%12s %10llu %9s %10zu %10.4f %10.1f %5.0f%% %10.2e  %s\n",
+                            shape_name(r.shape).c_str(), static_cast<unsigned long long>(r.batch),
+                            r.variant.c_str(), r.dispatches, r.ms, r.gbps, 100 * r.copy_fraction, r.rel_l2,
+                            r.status.c_str());
+            check_validation(ctx);
+            if (!args.out.empty()) write_convolve_results(args.out, rows, ctx.caps(), copy);
+            if (std::any_of(rows.begin(), rows.end(), [](const ConvolveRow& r) { return r.status != "ok"; }))
                 throw Error("bench: a case failed its accuracy gate");
             return;
         }

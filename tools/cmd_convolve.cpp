@@ -1,5 +1,6 @@
 // twiddle convolve: circular convolution of two .npy arrays along axes, as one graph on the device:
-// both forward transforms, their product, and the inverse transform, in one submission. numpy:
+// both forward transforms (the product fused into the second's stores) and the inverse transform,
+// in one submission. numpy:
 // ifftn(fftn(a, axes=axes) * fftn(b, axes=axes), axes=axes), or with irfftn and rfftn for real
 // arrays.
 #include <complex>
@@ -71,9 +72,10 @@ std::vector<T> convolve(const npy::NpyArray& a, const npy::NpyArray& b, const st
     bb.upload(vb.data(), bytes);
     Graph graph(context);
     const Resource fa = graph.transient(forward.output_bytes()), fb = graph.transient(forward.output_bytes());
-    graph.fft(forward, graph.external(ba), fa, Direction::forward);
+    // B's spectrum first; A's forward transform multiplies by it as it stores.
     graph.fft(forward, graph.external(bb), fb, Direction::forward);
-    graph.multiply(fa, fb, fa, forward.output_elements(), complex_type(precision));
+    graph.fft(forward, graph.external(ba), fa, Direction::forward, {},
+              FusedOps::multiply_store(fb, precision));
     graph.fft(inverse, fa, graph.external(out), Direction::inverse);
     graph.compile().execute();
     out.download(result.data(), bytes);

@@ -35,6 +35,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,27 +45,10 @@
 #include "twiddle/desc.hpp"
 #include "twiddle/export.hpp"
 #include "twiddle/logical_plan.hpp"
+#include "twiddle/plan.hpp"
 #include "twiddle/types.hpp"
 
 namespace twiddle {
-
-// What the elements of an array are, as numpy's dtypes.
-enum class DataType { float32, float64, complex64, complex128 };
-TWIDDLE_API std::string_view to_string(DataType t);
-constexpr bool is_complex(DataType t) { return t == DataType::complex64 || t == DataType::complex128; }
-constexpr Precision precision_of(DataType t) {
-    return t == DataType::float32 || t == DataType::complex64 ? Precision::f32 : Precision::f64;
-}
-constexpr uint32_t data_type_bytes(DataType t) {
-    return (is_complex(t) ? 2u : 1u) * (precision_of(t) == Precision::f32 ? 4u : 8u);
-}
-// The complex or real type of a precision.
-constexpr DataType complex_type(Precision p) {
-    return p == Precision::f32 ? DataType::complex64 : DataType::complex128;
-}
-constexpr DataType real_type(Precision p) {
-    return p == Precision::f32 ? DataType::float32 : DataType::float64;
-}
 
 // A buffer of one graph (a handle; the graph keeps what it refers to).
 struct Resource {
@@ -125,6 +109,24 @@ struct MultiplyOptions {
     bool conjugate = false;
 };
 
+// Operations fused into an FFT node's kernels (FftCallbacks: GLSL applied as its first pass
+// loads and its last pass stores, with no pass of their own), and the array their operand_at()
+// reads: one chunk, at an offset that is a multiple of the device's minStorageBufferOffsetAlignment.
+struct FusedOps {
+    FftCallbacks callbacks;
+    std::optional<ChunkedView> operand;
+
+    // Stores X_k * operand[k mod period] (period 0: operand[k]; or by the operand's conjugate):
+    // the product of a convolution (or a correlation) fused into the forward transform, the
+    // operand a complex array of the output's layout and precision (with a period: of one
+    // transform, the same filter for every transform of a packed batch).
+    static FusedOps multiply_store(const ChunkedView& operand, Precision precision, uint64_t period = 0,
+                                   bool conjugate = false);
+    // Loads x_j * window[j mod period]: a real window of `period` points of the input's precision
+    // over each row of a c2c or c2r input.
+    static FusedOps window_load(const ChunkedView& window, Precision precision, uint64_t period);
+};
+
 class CompiledGraph;
 
 class TWIDDLE_API Graph {
@@ -152,6 +154,10 @@ public:
     // they must not overlap. Chunked arrays need a packed layout: transforms one after another.
     Node fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
              const Options& options = {});
+    // The same with `fused` operations compiled into its kernels. Each array must then lie in one
+    // chunk within the device's storage-buffer range.
+    Node fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
+             const Options& options, const FusedOps& fused);
     // out[i] = in[i] * operand[i] for i < count. `type` is in's and out's; the operand is of
     // `type` too, or real of its precision (operand_type; default: `type`).
     Node multiply(const ChunkedView& in, const ChunkedView& operand, const ChunkedView& out, uint64_t count,

@@ -17,11 +17,38 @@
 
 namespace twiddle {
 
+// GLSL fused into a plan's kernels, as cuFFT's load and store callbacks: applied as the first pass
+// reads each complex value of the input, and as the last pass writes each complex value of the
+// output, with no pass of their own. Each is the body of a function of the value and of its
+// element index in the array as laid out (elements from the view's start):
+//   load:  T twiddle_load(T value, uint index)   the value as stored, before the transform;
+//   store: T twiddle_store(T value, uint index)  the value to store, normalized;
+// T is vec2 in f32 and dvec2 in f64. Empty: none. A body must be a pure function of its arguments
+// and the operand (a kernel may read one element more than once), and may read `operand_at(i)`,
+// element i of the operand array that record() binds (U operand_at(uint i): vec2, dvec2, float or
+// double as operand_type), and call cmul(a, b), the complex product. Only complex sides take a
+// callback: the input of c2c and c2r, the output of c2c and r2c.
+//
+//   FftCallbacks window{.load = "return value * operand_at(index % 4096u);",
+//                       .operand = true, .operand_type = DataType::float32};
+struct FftCallbacks {
+    std::string load;
+    std::string store;
+    bool operand = false;
+    DataType operand_type = DataType::complex64;
+    bool empty() const { return load.empty() && store.empty(); }
+    bool operator==(const FftCallbacks&) const = default;
+};
+
 class TWIDDLE_API Plan {
 public:
     // Plans `desc` for the context's device and builds its kernels (compiled, or loaded from
     // the disk cache). Throws UnsupportedError for problems the device cannot run.
     Plan(const Context& context, const FftDesc& desc, const Options& options = {});
+    // With `callbacks` compiled into its first and last passes. Throws twiddle::Error for a
+    // callback on a real side, an operand type of another precision, or GLSL that does not
+    // compile (with the compiler's message).
+    Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks);
     Plan(Plan&&) noexcept;
     Plan& operator=(Plan&&) noexcept;
     ~Plan();
@@ -47,6 +74,12 @@ public:
     // Only the output layout's elements of `out` are written; the input is only read (out of place).
     void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                 Direction direction) const;
+    // The same for a plan whose callbacks read an operand: `operand` is the array operand_at()
+    // reads, whose offset must be a multiple of the device's minStorageBufferOffsetAlignment. It
+    // must not overlap the output.
+    void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
+                Direction direction, const BufferView& operand) const;
+    const FftCallbacks& callbacks() const;
 
     // Records into a one-time command buffer, submits and waits. Allocates the scratch buffer
     // itself (once, kept with the plan) when the placement needs one.

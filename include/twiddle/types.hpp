@@ -80,6 +80,24 @@ constexpr uint32_t complex_bytes(Precision p) { return p == Precision::f32 ? 8u 
 // Bytes of one real element.
 constexpr uint32_t real_bytes(Precision p) { return p == Precision::f32 ? 4u : 8u; }
 
+// What the elements of an array are, as numpy's dtypes.
+enum class DataType { float32, float64, complex64, complex128 };
+TWIDDLE_API std::string_view to_string(DataType t);
+constexpr bool is_complex(DataType t) { return t == DataType::complex64 || t == DataType::complex128; }
+constexpr Precision precision_of(DataType t) {
+    return t == DataType::float32 || t == DataType::complex64 ? Precision::f32 : Precision::f64;
+}
+constexpr uint32_t data_type_bytes(DataType t) {
+    return (is_complex(t) ? 2u : 1u) * (precision_of(t) == Precision::f32 ? 4u : 8u);
+}
+// The complex or real type of a precision.
+constexpr DataType complex_type(Precision p) {
+    return p == Precision::f32 ? DataType::complex64 : DataType::complex128;
+}
+constexpr DataType real_type(Precision p) {
+    return p == Precision::f32 ? DataType::float32 : DataType::float64;
+}
+
 // The factor a transform of `length` points in direction `d` scales its output by.
 TWIDDLE_API double scale_factor(Normalization n, Direction d, uint64_t length);
 

@@ -42,6 +42,16 @@ std::string_view to_string(RealPath p) {
     return "?";
 }
 
+std::string_view to_string(DataType t) {
+    switch (t) {
+    case DataType::float32: return "float32";
+    case DataType::float64: return "float64";
+    case DataType::complex64: return "complex64";
+    case DataType::complex128: return "complex128";
+    }
+    return "?";
+}
+
 std::string_view to_string(Transform t) {
     switch (t) {
     case Transform::c2c: return "c2c";

@@ -21,16 +21,6 @@
 
 namespace twiddle {
 
-std::string_view to_string(DataType t) {
-    switch (t) {
-    case DataType::float32: return "float32";
-    case DataType::float64: return "float64";
-    case DataType::complex64: return "complex64";
-    case DataType::complex128: return "complex128";
-    }
-    return "?";
-}
-
 namespace {
 
 std::atomic<uint64_t> next_graph_serial{1};
@@ -74,6 +64,7 @@ struct NodeSpec {
     std::optional<FftDesc> desc;
     Direction direction = Direction::forward;
     Options options;
+    FusedOps fused;
     // elementwise: `count` elements of `type` in, `out_type` out
     uint64_t count = 0;
     DataType type = DataType::float32;
@@ -175,6 +166,7 @@ struct PlanCall {
     const Plan* plan;
     BufferView in, out, scratch;
     Direction direction;
+    BufferView operand;  // of fused callbacks, if they read one
 };
 struct Barrier {};
 using Command = std::variant<Dispatch, PlanCall, Barrier>;
@@ -243,11 +235,43 @@ uint64_t Graph::size(const Resource& r) const {
 
 Node Graph::fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
                 const Options& options) {
+    return fft(desc, in, out, direction, options, FusedOps{});
+}
+
+Node Graph::fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
+                const Options& options, const FusedOps& fused) {
     NodeSpec s(NodeKind::fft, in, out);
     s.desc = desc;
     s.direction = direction;
     s.options = options;
+    s.fused = fused;
     return impl_->add(std::move(s));
+}
+
+FusedOps FusedOps::multiply_store(const ChunkedView& operand, Precision precision, uint64_t period,
+                                  bool conjugate) {
+    if (period > 0xffffffffull)
+        throw Error("FusedOps::multiply_store: period must be below 2^32, got " + std::to_string(period));
+    const std::string T = precision == Precision::f32 ? "vec2" : "dvec2";
+    const std::string at = period ? "index % " + std::to_string(period) + "u" : "index";
+    FusedOps f;
+    f.callbacks.store =
+        "return cmul(value, operand_at(" + at + ")" + (conjugate ? " * " + T + "(1, -1)" : "") + ");";
+    f.callbacks.operand = true;
+    f.callbacks.operand_type = complex_type(precision);
+    f.operand = operand;
+    return f;
+}
+
+FusedOps FusedOps::window_load(const ChunkedView& window, Precision precision, uint64_t period) {
+    if (period == 0 || period > 0xffffffffull)
+        throw Error("FusedOps::window_load: period must be in [1, 2^32 - 1], got " + std::to_string(period));
+    FusedOps f;
+    f.callbacks.load = "return value * operand_at(index % " + std::to_string(period) + "u);";
+    f.callbacks.operand = true;
+    f.callbacks.operand_type = real_type(precision);
+    f.operand = window;
+    return f;
 }
 
 Node Graph::multiply(const ChunkedView& in, const ChunkedView& operand, const ChunkedView& out,
@@ -356,6 +380,17 @@ public:
     void run() {
         const size_t n = g_.nodes.size();
         resources_ = g_.resources;
+        // A caller's buffer added twice is one memory: dependencies and overlaps see one resource.
+        canonical_.resize(resources_.size());
+        for (uint32_t r = 0; r < resources_.size(); ++r) {
+            canonical_[r] = r;
+            for (uint32_t q = 0; q < r; ++q)
+                if (resources_[r].external && resources_[q].external &&
+                    resources_[q].buffer == resources_[r].buffer) {
+                    canonical_[r] = q;
+                    break;
+                }
+        }
         lowered_.resize(n);
         for (size_t i = 0; i < n; ++i) check_node(i);
         order();
@@ -376,7 +411,8 @@ private:
         const Plan* rest_plan = nullptr;  // the last block, when shorter
         bool direct = false;
         bool in_place = false;
-        uint64_t block = 0;  // transforms per block
+        std::optional<Piece> fused_operand;  // the array the callbacks read
+        uint64_t block = 0;                  // transforms per block
         TransformExtent extent{};
         std::optional<uint32_t> scratch, stage_in, stage_out;  // transient resources
     };
@@ -422,7 +458,7 @@ private:
             if (r.external && !(r.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
                 throw Error(where + ": the buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
             total += size;
-            a.chunks.push_back(Piece{view.resource.index, view.offset, size});
+            a.chunks.push_back(Piece{canonical_[view.resource.index], view.offset, size});
             a.ends.push_back(total);
         }
         if (total < bytes)
@@ -459,8 +495,8 @@ private:
         for (const auto& [pos, piece] : a.used()) acc.push_back(Access{piece, write});
     }
 
-    const Plan* make_plan(const FftDesc& desc, const Options& options) {
-        out_.plans.push_back(std::make_unique<Plan>(context_, desc, options));
+    const Plan* make_plan(const FftDesc& desc, const Options& options, const FftCallbacks& callbacks = {}) {
+        out_.plans.push_back(std::make_unique<Plan>(context_, desc, options, callbacks));
         return out_.plans.back().get();
     }
 
@@ -501,6 +537,7 @@ private:
     CompiledGraph::Impl& out_;
     Context::State& s_;
     std::vector<ResourceInfo> resources_;  // the graph's, then the nodes' own transients
+    std::vector<uint32_t> canonical_;      // per graph resource: the first with its VkBuffer
     std::vector<Lowered> lowered_;
     std::vector<uint32_t> level_;
     std::vector<uint64_t> placed_;  // transient offsets in the transient memory
@@ -636,6 +673,35 @@ void Compiler::check_fft(size_t i) {
     };
     l.direct = bindable(in_used) && bindable(out_used);
     l.extent = transform_extent(desc);
+    const FusedOps& fused = n.fused;
+    if (!fused.callbacks.empty() || fused.callbacks.operand) {
+        if (!l.direct)
+            throw UnsupportedError(name(i) +
+                                   ": fused operations need the input and the output each in one chunk, "
+                                   "starting on a complex element, within the storage-buffer range");
+        if (fused.callbacks.operand != fused.operand.has_value())
+            throw Error(name(i) + (fused.operand
+                                       ? ": an operand view for callbacks that read none"
+                                       : ": the callbacks read an operand, but no operand view is given"));
+    }
+    if (fused.operand) {
+        const uint32_t el = data_type_bytes(fused.callbacks.operand_type);
+        Array op = resolve(i, "operand", *fused.operand, el, 0);
+        const auto chunks = op.pieces(0, op.ends.empty() ? 0 : op.ends.back());
+        if (chunks.size() != 1 || chunks[0].second.bytes > binding_limit())
+            throw Error(name(i) +
+                        ": the fused operand must be one chunk, not empty, within the storage-buffer range");
+        const uint64_t align = std::max<uint64_t>(1, s_.caps.min_storage_buffer_offset_alignment);
+        if (chunks[0].second.offset % align != 0)
+            throw Error(name(i) + ": the fused operand's offset " + std::to_string(chunks[0].second.offset) +
+                        " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
+                        std::to_string(align));
+        op.bytes = op.ends.back();
+        if (any_overlap(op, l.out)) throw Error(name(i) + ": the output overlaps the fused operand");
+        l.fused_operand = chunks[0].second;
+        l.stats.bytes_read += op.bytes;
+        add_accesses(l.accesses, op, false);
+    }
     if (l.direct) {
         if (overlapping) {
             const Piece a = in_used[0].second, b = out_used[0].second;
@@ -653,7 +719,7 @@ void Compiler::check_fft(size_t i) {
             l.in.bytes = l.out.bytes = both;
             l.in_place = true;
         }
-        l.plan = make_plan(desc, n.options);
+        l.plan = make_plan(desc, n.options, fused.callbacks);
         const uint64_t scratch =
             l.plan->scratch_bytes(l.in_place ? Placement::in_place : Placement::out_of_place);
         if (scratch > binding_limit())
@@ -710,7 +776,7 @@ void Compiler::check_fft(size_t i) {
     NodeStats& st = l.stats;
     const LogicalPlan& lp = l.plan->logical();
     st.elements = desc.output_elements();
-    st.bytes_read = desc.input_bytes();
+    st.bytes_read += desc.input_bytes();
     st.bytes_written = desc.output_bytes();
     st.passes = lp.passes.size();
     st.workgroup_size = l.plan->workgroup_size();
@@ -942,7 +1008,8 @@ void Compiler::lower_fft(size_t i) {
         l.scratch ? view_of(Piece{*l.scratch, 0, resources_[*l.scratch].size}) : BufferView{};
     if (l.direct) {
         const BufferView in = view_of(l.in.used()[0].second), out = view_of(l.out.used()[0].second);
-        cmds.push_back(PlanCall{l.plan, in, out, scratch, n.direction});
+        cmds.push_back(PlanCall{l.plan, in, out, scratch, n.direction,
+                                l.fused_operand ? view_of(*l.fused_operand) : BufferView{}});
         return;
     }
     const uint64_t in_tx = l.extent.in_elements * desc.input_element_bytes();
@@ -975,7 +1042,7 @@ void Compiler::lower_fft(size_t i) {
             l.in_place ? std::nullopt : one_piece(l.out, b0 * out_tx, count * out_tx);
         const Piece staged{l.stage_out.value_or(0), 0, count * out_tx};
         out = view_of(direct_out ? *direct_out : staged);
-        cmds.push_back(PlanCall{plan, in, out, scratch, n.direction});
+        cmds.push_back(PlanCall{plan, in, out, scratch, n.direction, BufferView{}});
         if (!direct_out) {
             cmds.push_back(Barrier{});
             Array stage;
@@ -1077,7 +1144,7 @@ void CompiledGraph::record(VkCommandBuffer cmd) const {
                 if (const auto* d = std::get_if<Dispatch>(&c)) {
                     d->kernel->dispatch(cmd, d->buffers, d->push, d->workgroups);
                 } else if (const auto* p = std::get_if<PlanCall>(&c)) {
-                    p->plan->record(cmd, p->in, p->out, p->scratch, p->direction);
+                    p->plan->record(cmd, p->in, p->out, p->scratch, p->direction, p->operand);
                 } else {
                     vk::record_compute_barrier(cmd);
                 }

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <optional>
 
+#include "codegen/callbacks.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "cpu/reference.hpp"
 #include "twiddle/error.hpp"
@@ -18,6 +19,7 @@ namespace twiddle {
 struct Plan::Impl {
     std::shared_ptr<Context::State> state;
     LogicalPlan logical;
+    FftCallbacks callbacks;
     vk::AllocatedBuffer twiddles;
     std::vector<vk::ComputeKernel> kernels;  // one per pass
 
@@ -49,9 +51,22 @@ Placement check_in_out(const Context::State& s, const FftDesc& desc, const Buffe
 }  // namespace
 
 Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
+    : Plan(context, desc, options, FftCallbacks{}) {}
+
+Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks)
     : impl_(std::make_unique<Impl>()) {
     Impl& p = *impl_;
     p.state = context.state();
+    if (!callbacks.load.empty() && desc.transform() == Transform::r2c)
+        throw Error(
+            "FftCallbacks.load: the input of an r2c transform is real; callbacks take complex values");
+    if (!callbacks.store.empty() && desc.transform() == Transform::c2r)
+        throw Error(
+            "FftCallbacks.store: the output of a c2r transform is real; callbacks take complex values");
+    if (callbacks.operand && precision_of(callbacks.operand_type) != desc.precision())
+        throw Error("FftCallbacks.operand_type " + std::string(to_string(callbacks.operand_type)) +
+                    " is not of the transform's precision, " + std::string(to_string(desc.precision())));
+    p.callbacks = callbacks;
     p.logical = plan(desc, context.caps(), options);
     p.twiddles = vk::upload_table(*p.state, cpu::table_values(p.logical), desc.precision());
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
@@ -63,7 +78,9 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
                 ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
                 : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
                       std::to_string(k.span);
-        p.kernels.emplace_back(*p.state, codegen::generate_pass_kernel(k), name, codegen::kPassBindings,
+        const std::string glsl = codegen::fuse_callbacks(codegen::generate_pass_kernel(k), desc.precision(),
+                                                         callbacks, i == 0, i + 1 == p.logical.passes.size());
+        p.kernels.emplace_back(*p.state, glsl, name, codegen::kPassBindings + (callbacks.operand ? 1 : 0),
                                push_bytes);
     }
 }
@@ -89,8 +106,15 @@ std::vector<std::vector<std::pair<std::string, std::string>>> Plan::kernel_stati
     return out;
 }
 
+const FftCallbacks& Plan::callbacks() const { return impl_->callbacks; }
+
 void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                   Direction direction) const {
+    record(cmd, in, out, scratch, direction, BufferView{});
+}
+
+void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
+                  Direction direction, const BufferView& operand) const {
     const Impl& p = *impl_;
     const Context::State& s = *p.state;
     const FftDesc& desc = p.logical.desc;
@@ -109,6 +133,34 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
         if (vk::overlap(scratch, scratch_bytes, in, desc.input_bytes()) ||
             vk::overlap(scratch, scratch_bytes, out, desc.output_bytes()))
             throw Error("Plan::record: scratch overlaps the input or output");
+    }
+
+    if (p.callbacks.operand) {
+        const uint32_t operand_element = data_type_bytes(p.callbacks.operand_type);
+        vk::check_view(s, "Plan::record: operand", operand, std::max<uint64_t>(operand.size, operand_element),
+                       operand_element);
+        if (operand.offset % std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment) != 0)
+            throw Error("Plan::record: operand offset " + std::to_string(operand.offset) +
+                        " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
+                        std::to_string(s.caps.min_storage_buffer_offset_alignment));
+        if (vk::overlap(operand, operand.size, out, desc.output_bytes()))
+            throw Error("Plan::record: the operand overlaps the output");
+    } else if (!operand.empty()) {
+        throw Error("Plan::record: an operand for a plan whose callbacks read none");
+    }
+
+    if (p.callbacks.operand) {
+        const uint32_t operand_element = data_type_bytes(p.callbacks.operand_type);
+        vk::check_view(s, "Plan::record: operand", operand, std::max<uint64_t>(operand.size, operand_element),
+                       operand_element);
+        if (operand.offset % std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment) != 0)
+            throw Error("Plan::record: operand offset " + std::to_string(operand.offset) +
+                        " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
+                        std::to_string(s.caps.min_storage_buffer_offset_alignment));
+        if (vk::overlap(operand, operand.size, out, desc.output_bytes()))
+            throw Error("Plan::record: the operand overlaps the output");
+    } else if (!operand.empty()) {
+        throw Error("Plan::record: an operand for a plan whose callbacks read none");
     }
 
     // In place, one range holds both sides (of different extents for real transforms); the
@@ -142,15 +194,19 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
             params.store_re = scale;
             params.store_im = inverse ? -scale : scale;
         }
-        const VkDescriptorBufferInfo buffers[] = {src.info, dst.info, table};
+        const VkDescriptorBufferInfo buffers[] = {
+            src.info, dst.info, table, {operand.buffer, operand.offset, operand.size}};
         const auto push = codegen::pack_params(desc.precision(), params);
-        p.kernels[i].dispatch(cmd, buffers, push, p.logical.passes[i].workgroups);
+        p.kernels[i].dispatch(cmd, std::span(buffers, p.callbacks.operand ? 4 : 3), push,
+                              p.logical.passes[i].workgroups);
         if (i + 1 < count) vk::record_compute_barrier(cmd);
     }
 }
 
 void Plan::execute(const BufferView& in, const BufferView& out, Direction direction) const {
     const Impl& p = *impl_;
+    if (p.callbacks.operand)
+        throw Error("Plan::execute: this plan's callbacks read an operand, which only record() binds");
     // Check the views before allocating or submitting anything; record() checks them again.
     const uint64_t need = p.logical.scratch_bytes(check_in_out(*p.state, p.logical.desc, in, out));
     BufferView scratch;
