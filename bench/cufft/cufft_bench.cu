@@ -1197,7 +1197,8 @@ ConvolveRow run_convolve_case(cudaStream_t stream, const Shape& shape, const Arg
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_h));
 
-    // Reference on the host in double: ifftn(fftn(x_b) * h) / N with the same f32 values upcast.
+    // Reference on the host in double, with the same f32 values upcast: numpy's ifftn(fftn(x_b) * h),
+    // the 1/N applied with h as in the kernel, as cpu_fftn's inverse is unnormalized.
     const double inv_n = 1.0 / static_cast<double>(n);
     for (size_t c = 0; c < checked.size(); ++c) {
         Dc* v = h_ref.data() + c * n;
