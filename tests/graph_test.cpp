@@ -377,6 +377,65 @@ TEST_F(GraphTest, FusedProductMatchesItsNode) {
     }
 }
 
+// The convolution node against forward, multiply and inverse nodes: in one pass where the length
+// takes one (also with N-D dims together in one pass, f64, in place), in three for a 2D array of a
+// pass per dim, and in two plans where the passes do not complete their dims or the problem is real.
+TEST_F(GraphTest, ConvolutionNodeMatchesItsSteps) {
+    Context& ctx = testing::device();
+    struct Case {
+        FftDesc fwd;
+        Options options;
+        size_t passes;  // of the convolution node
+        bool in_place = false;
+    };
+    const Case cases[] = {
+        {FftDesc(256, 6), {}, 1},
+        {FftDesc(256, 6), {}, 1, true},
+        {FftDesc(2048, 3), {}, 1},
+        {FftDesc::nd({3, 24, 40}, {-2, -1}), {}, 0},
+        {FftDesc::nd({2, 96, 128}, {-2, -1}), Options{.max_pass_length = 128}, 3},
+        {FftDesc(4096, 3), Options{.max_pass_length = 64}, 4},
+        {FftDesc::r2c(300, 4), {}, 0},
+        {FftDesc(1000, 2).with_precision(Precision::f64), {}, 1},
+    };
+    for (const Case& c : cases) {
+        const FftDesc& desc = c.fwd;
+        const Precision precision = desc.precision();
+        const uint64_t n = desc.output_elements() / desc.batch();  // spectrum points per transform
+        const auto x = random_bytes(desc.input_bytes(), precision, 5);
+        const auto h = random_bytes(n * complex_bytes(precision), precision, 6);
+        const FftDesc inv = desc.transform() == Transform::r2c ? FftDesc::c2r(300, 4) : desc;
+        Buffer bx(ctx, std::max(desc.input_bytes(), inv.output_bytes())), bh(ctx, h.size());
+        Buffer node_out(ctx, inv.output_bytes()), steps_out(ctx, inv.output_bytes());
+        bh.upload(h.data(), h.size());
+        const DataType ct = complex_type(precision);
+        // The steps as nodes of their own.
+        bx.upload(x.data(), x.size());
+        {
+            Graph g(ctx);
+            const Resource t = g.transient(desc.output_bytes()), rh = g.external(bh);
+            g.fft(desc, g.external(bx), t, Direction::forward, c.options);
+            g.multiply(t, rh, t, desc.output_elements(), ct, MultiplyOptions{.operand_period = n});
+            g.fft(inv, t, g.external(steps_out), Direction::inverse, c.options);
+            g.compile().execute();
+        }
+        Graph g(ctx);
+        const Resource rx = g.external(bx), rh = g.external(bh);
+        g.convolution(desc, rx, c.in_place ? rx : g.external(node_out), FusedOps::multiply_store(rh, precision, n),
+                      c.options);
+        const CompiledGraph run = g.compile();
+        if (c.passes) {
+            EXPECT_EQ(run.stats().nodes[0].passes, c.passes) << desc.length();
+        }
+        EXPECT_EQ(run.stats().dispatches, run.stats().nodes[0].passes);
+        run.execute();
+        const auto got = c.in_place ? download<uint8_t>(bx, inv.output_bytes()) : download<uint8_t>(node_out, inv.output_bytes());
+        EXPECT_LE(relative_difference(got, download<uint8_t>(steps_out, inv.output_bytes()), precision),
+                  precision == Precision::f32 ? 1e-6 : 1e-14)
+            << to_string(desc.transform()) << " " << desc.length() << (c.in_place ? " in place" : "");
+    }
+}
+
 // A real window fused into the loads of a c2c and of a c2r transform, against the window as a
 // multiply node; a store callback of the caller's own GLSL against the CPU.
 TEST_F(GraphTest, FusedLoadsAndOwnCallbacks) {

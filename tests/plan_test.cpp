@@ -77,6 +77,32 @@ TEST(Planner, GeometryFitsDeviceLimitsForEveryPowerOfTwo) {
         }
 }
 
+// Convolution plans: one pass for a one-pass length, three for 2D with the contiguous dim's pass
+// fused, and none where a pass does not complete its dims, needs most of the shared memory, or the
+// problem is real or laid out differently on its two sides.
+TEST(Planner, ConvolutionPlans) {
+    const LogicalPlan one = plan_convolution(FftDesc(4096, 1u << 14), h200_caps());
+    ASSERT_EQ(one.passes.size(), 1u);
+    EXPECT_TRUE(one.passes[0].kernel.convolution);
+    EXPECT_TRUE(one.convolution);
+    EXPECT_EQ(one.out_of_place[0].src, BufferRole::input);
+    EXPECT_EQ(one.out_of_place[0].dst, BufferRole::output);
+    const LogicalPlan two_d = plan_convolution(FftDesc::nd({64, 1024, 1024}, {-2, -1}), h200_caps());
+    ASSERT_EQ(two_d.passes.size(), 3u);
+    EXPECT_FALSE(two_d.passes[0].kernel.convolution);
+    EXPECT_TRUE(two_d.passes[1].kernel.convolution);
+    EXPECT_FALSE(two_d.passes[1].kernel.vectorized);  // the rows, not the strided columns
+    EXPECT_EQ(two_d.passes[0].dim, two_d.passes[2].dim);
+    EXPECT_TRUE(two_d.passes[0].kernel.vectorized);
+    for (size_t i = 1; i < 3; ++i) EXPECT_EQ(two_d.out_of_place[i].src, BufferRole::output);
+    EXPECT_EQ(two_d.scratch_bytes(Placement::out_of_place), 0u);
+    EXPECT_THROW(plan_convolution(FftDesc(8192, 1u << 13), h200_caps()), UnsupportedError);  // all shared memory
+    EXPECT_THROW(plan_convolution(FftDesc(1u << 16, 1024), h200_caps()), UnsupportedError);   // span > 1
+    EXPECT_THROW(plan_convolution(FftDesc(1009, 64), h200_caps()), UnsupportedError);        // Bluestein
+    EXPECT_THROW(plan_convolution(FftDesc::r2c(4096, 64), h200_caps()), UnsupportedError);
+    EXPECT_THROW(plan_convolution(FftDesc::guru({Dim{64, 1, 2}}, {Dim{8, 64, 128}}), h200_caps()), UnsupportedError);
+}
+
 TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     const LogicalPlan few = plan(FftDesc(256, 64), h200_caps());
     EXPECT_FALSE(few.passes[0].kernel.prefetch);

@@ -52,7 +52,7 @@ struct BenchArgs {
 struct ConvolveRow {
     std::vector<uint64_t> shape;
     uint64_t batch = 0;
-    std::string variant;  // "fused" or "separate"
+    std::string variant;  // "node", "store" or "separate"
     size_t dispatches = 0;
     double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
     std::string status;
@@ -361,11 +361,11 @@ void write_results_file(const std::string& path, const DeviceCaps& caps, double 
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
 }
 
-// A convolution of 2^total values in transforms of `shape` with one filter spectrum h, two ways, each
-// one compiled graph: "fused", the product in the forward transform's stores (two passes through
-// memory for one-pass shapes), and "separate", a multiply node between the transforms. Each is
-// gated on its accuracy: three transforms against ifft(fft(x) h) in long double. GB/s counts x read
-// and y written once.
+// A convolution of 2^total values in transforms of `shape` with one filter spectrum h, three ways,
+// each one compiled graph: "node", Graph::convolution (one pass for a one-pass length, three for 2D
+// of a pass per dim); "store", a forward transform with the product in its stores and the inverse
+// transform; "separate", a multiply node between the transforms. Each is gated on its accuracy:
+// three transforms against ifft(fft(x) h) in long double. GB/s counts x read and y written once.
 template <typename T>
 std::vector<ConvolveRow> run_convolve_case(const Context& ctx, const std::vector<uint64_t>& shape,
                                            const BenchArgs& a, double copy) {
@@ -403,20 +403,25 @@ std::vector<ConvolveRow> run_convolve_case(const Context& ctx, const std::vector
     }
 
     std::vector<ConvolveRow> rows;
-    for (const bool fused : {true, false}) {
+    for (const std::string variant : {"node", "store", "separate"}) {
         ConvolveRow row;
         row.shape = shape;
         row.batch = batch;
-        row.variant = fused ? "fused" : "separate";
+        row.variant = variant;
         Graph g(ctx);
         const Resource rx = g.external(bx), rh = g.external(bh), ry = g.external(by), t = g.transient(bytes);
-        if (fused) {
-            g.fft(desc, rx, t, Direction::forward, a.options, FusedOps::multiply_store(rh, precision, n));
+        const FusedOps product = FusedOps::multiply_store(rh, precision, n);
+        if (variant == "node") {
+            g.convolution(desc, rx, ry, product, a.options);
         } else {
-            g.fft(desc, rx, t, Direction::forward, a.options);
-            g.multiply(t, rh, t, n * batch, complex_type(precision), MultiplyOptions{.operand_period = n});
+            if (variant == "store") {
+                g.fft(desc, rx, t, Direction::forward, a.options, product);
+            } else {
+                g.fft(desc, rx, t, Direction::forward, a.options);
+                g.multiply(t, rh, t, n * batch, complex_type(precision), MultiplyOptions{.operand_period = n});
+            }
+            g.fft(desc, t, ry, Direction::inverse, a.options);
         }
-        g.fft(desc, t, ry, Direction::inverse, a.options);
         const CompiledGraph run = g.compile();
         row.dispatches = run.stats().dispatches;
         by.fill(0);
@@ -578,8 +583,9 @@ void add_bench_command(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("--convolve", a->convolve,
                     "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "
-                    "batched to 2^total values, forward, product with one filter spectrum, inverse; fused "
-                    "(the product in the forward transform's stores) and separate (a multiply node)")
+                    "batched to 2^total values, forward, product with one filter spectrum, inverse: as a "
+                    "convolution node, with the product in the forward transform's stores, and with a "
+                    "multiply node")
         ->delimiter(',')
         ->check(parsed_by(parse_shape));
     cmd->callback([a] {

@@ -1,6 +1,6 @@
 // twiddle convolve: circular convolution of two .npy arrays along axes, as one graph on the device:
-// both forward transforms (the product fused into the second's stores) and the inverse transform,
-// in one submission. numpy:
+// B's forward transform, then a convolution node of A with B's spectrum (one pass where A's
+// transform is one), in one submission. numpy:
 // ifftn(fftn(a, axes=axes) * fftn(b, axes=axes), axes=axes), or with irfftn and rfftn for real
 // arrays.
 #include <complex>
@@ -51,7 +51,7 @@ std::vector<T> values(const npy::NpyArray& array) {
     return out;
 }
 
-// Runs the graph of the convolution: forward `a` and `b`, multiply, inverse into the result.
+// Runs the graph of the convolution of `a` with `b` into the result.
 // T is the arrays' element type (real for the real path), Real its precision.
 template <typename T>
 std::vector<T> convolve(const npy::NpyArray& a, const npy::NpyArray& b, const std::vector<int>& axes) {
@@ -63,20 +63,16 @@ std::vector<T> convolve(const npy::NpyArray& a, const npy::NpyArray& b, const st
     if (result.empty()) return result;
     const FftDesc forward =
         (real ? FftDesc::r2c_nd(a.shape, axes) : FftDesc::nd(a.shape, axes)).with_precision(precision);
-    const FftDesc inverse =
-        (real ? FftDesc::c2r_nd(a.shape, axes) : FftDesc::nd(a.shape, axes)).with_precision(precision);
     const Context context;
     const uint64_t bytes = va.size() * sizeof(T);
     Buffer ba(context, bytes), bb(context, bytes), out(context, bytes);
     ba.upload(va.data(), bytes);
     bb.upload(vb.data(), bytes);
     Graph graph(context);
-    const Resource fa = graph.transient(forward.output_bytes()), fb = graph.transient(forward.output_bytes());
-    // B's spectrum first; A's forward transform multiplies by it as it stores.
+    // B's spectrum first; then the convolution node, which multiplies by it between its transforms.
+    const Resource fb = graph.transient(forward.output_bytes());
     graph.fft(forward, graph.external(bb), fb, Direction::forward);
-    graph.fft(forward, graph.external(ba), fa, Direction::forward, {},
-              FusedOps::multiply_store(fb, precision));
-    graph.fft(inverse, fa, graph.external(out), Direction::inverse);
+    graph.convolution(forward, graph.external(ba), graph.external(out), FusedOps::multiply_store(fb, precision));
     graph.compile().execute();
     out.download(result.data(), bytes);
     check_validation(context);

@@ -158,6 +158,15 @@ public:
     // chunk within the device's storage-buffer range.
     Node fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
              const Options& options, const FusedOps& fused);
+    // The circular convolution ifft(product(fft(in))) along desc's dims (c2c, or r2c through its
+    // c2r inverse): `product` is applied to each point of the spectrum as its store callback
+    // (FusedOps::multiply_store(filter spectrum, ...) for a convolution with a filter). Where
+    // plan_convolution takes the problem (c2c whose dims each take one pass), one plan: one pass for
+    // a one-pass 1D length, three for 2D. Otherwise the forward transform with the product fused
+    // into its stores, a transient spectrum, and the inverse. Each array in one chunk. The result
+    // carries both directions' normalization (backward: 1 / N).
+    Node convolution(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, const FusedOps& product,
+                     const Options& options = {});
     // out[i] = in[i] * operand[i] for i < count. `type` is in's and out's; the operand is of
     // `type` too, or real of its precision (operand_type; default: `type`).
     Node multiply(const ChunkedView& in, const ChunkedView& operand, const ChunkedView& out, uint64_t count,

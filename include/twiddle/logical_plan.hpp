@@ -260,6 +260,12 @@ struct PassKernel {
     // X_{M-k} for the pairs of its lower half. The kernel checks the lane layout at its start and
     // exchanges through shared memory if subgroups are laid out otherwise.
     uint32_t split_lanes = 0;
+    // A convolution in one pass (span 1, whole columns, stored point by point; see
+    // plan_convolution): the stages run, each output X_k becomes conj(twiddle_middle(X_k, index)),
+    // index being where the store of X_k would write (a GLSL function the kernel declares and the
+    // plan's callbacks define), and the stages run again on those values, whose results the
+    // stores write: the conjugate of the inverse transform, unnormalized.
+    bool convolution = false;
     // Real steps (fused or KernelKind::real): the points of the complex side's rows, m; X_k exists
     // for k < m only (FftDesc::spectrum_length). n / 2 + 1 unless band-limited.
     uint32_t spectrum_points = 0;
@@ -367,6 +373,9 @@ struct TWIDDLE_API LogicalPlan {
     uint64_t scratch_elements_in_place = 0;
     std::vector<Route> out_of_place;  // one per pass
     std::vector<Route> in_place;      // one per pass; input and output are the same buffer
+    // A convolution plan (plan_convolution): the passes after the one with a convolution kernel
+    // transform conjugated values, and the last stores their conjugate.
+    bool convolution = false;
 
     const std::vector<Route>& routes(Placement p) const {
         return p == Placement::in_place ? in_place : out_of_place;
@@ -392,5 +401,17 @@ constexpr uint64_t exchange_array_words(uint64_t tile_points, uint32_t exchange_
 // Plans `desc` for a device with capabilities `caps`. Throws twiddle::UnsupportedError for
 // lengths or sizes this version or this device cannot do.
 TWIDDLE_API LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options = {});
+
+// Plans the convolution ifft(middle(fft(x))) of a c2c `desc` whose input and output are laid out
+// alike, where plan() gives passes of span 1 that each complete their dims (one-pass 1D lengths,
+// N-D arrays whose dims take a pass each), so that the dims commute: the other passes forward,
+// one pass as a convolution kernel (PassKernel::convolution: that pass of the forward and of the
+// inverse transform), then the other passes again in reverse order on conjugated values. The
+// fused pass is one over contiguous points where there is one, with the least shared memory, and
+// not one that needs more than half the device's shared memory or exchanges in halves (where two
+// passes ran faster). A 1D transform in one pass becomes one pass; 2D of a pass per dim three
+// instead of four. Routes: input to output, then in place in the output. Throws
+// UnsupportedError for other problems.
+TWIDDLE_API LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const Options& options = {});
 
 }  // namespace twiddle

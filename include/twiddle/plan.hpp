@@ -49,6 +49,14 @@ public:
     // callback on a real side, an operand type of another precision, or GLSL that does not
     // compile (with the compiler's message).
     Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks);
+    // The circular convolution ifft(product(fft(x))) of a c2c problem as one plan
+    // (plan_convolution): product is callbacks.store, applied to each point of the spectrum
+    // between the transforms (a load callback applies to x). One pass for a 1D length of one pass,
+    // three for 2D of a pass per dim. The result carries both directions' normalization (backward:
+    // 1 / N). Recorded with Direction::forward. Throws UnsupportedError where plan_convolution
+    // does, and twiddle::Error without a store callback.
+    static Plan convolution(const Context& context, const FftDesc& desc, const Options& options,
+                            const FftCallbacks& product);
     Plan(Plan&&) noexcept;
     Plan& operator=(Plan&&) noexcept;
     ~Plan();
@@ -87,6 +95,7 @@ public:
     void execute(const Buffer& in, const Buffer& out, Direction direction) const;
 
 private:
+    Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

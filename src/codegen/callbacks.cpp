@@ -43,8 +43,10 @@ std::string fuse_callbacks(const std::string& glsl, Precision precision, const F
                            bool load, bool store) {
     load = load && !callbacks.load.empty();
     store = store && !callbacks.store.empty();
-    if (!load && !store && !callbacks.operand) return glsl;
     const std::string T(types(precision).complex);
+    // A convolution kernel declares the product between its transforms: the store callback.
+    const bool middle = glsl.find(T + " twiddle_middle(" + T + " value, uint index);") != std::string::npos;
+    if (!load && !store && !middle && !callbacks.operand) return glsl;
     const std::string U = callbacks.operand_type == DataType::float32     ? "float"
                           : callbacks.operand_type == DataType::float64   ? "double"
                           : callbacks.operand_type == DataType::complex64 ? "vec2"
@@ -100,6 +102,7 @@ std::string fuse_callbacks(const std::string& glsl, Precision precision, const F
         f += T + " twiddle_load(" + T + " value, uint index) {\n" + callbacks.load + "\n}\n";
         f += T + " src_load(uint i) { return twiddle_load(src_data[i], i - params.src_offset); }\n";
     }
+    if (middle) f += T + " twiddle_middle(" + T + " value, uint index) {\n" + callbacks.store + "\n}\n";
     if (store) {
         f += T + " twiddle_store(" + T + " value, uint index) {\n" + callbacks.store + "\n}\n";
         f += "void dst_store(uint i, " + T +

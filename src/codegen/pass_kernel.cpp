@@ -1,6 +1,7 @@
 #include "codegen/pass_kernel.hpp"
 
 #include <bit>
+#include <functional>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -425,6 +426,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
         throw std::logic_error("pass kernel: a fused split or join takes whole columns of one pass");
     if (rader_p && (S > 1 || T > 1 || k.chirp_length))
         throw std::logic_error("pass kernel: Rader's transforms take whole columns of span 1");
+    if (k.convolution && (S > 1 || T > 1 || rader_p || k.chirp_length || k.chirp_load || k.chirp_store ||
+                          k.spectrum_store || k.split_store || k.join_load || k.staged_load || k.staged_store))
+        throw std::logic_error("pass kernel: a convolution takes whole columns of span 1, stored point by point");
     // Points per column of a staged tile (Rader's transforms are p points in memory), and the
     // elements each invocation moves in a staged load or store: the tile's B * tile_row over WG.
     const uint32_t tile_row = rader_p ? rader_p : R;
@@ -464,6 +468,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (lane_check) w.line("shared uint lanes_unexpected;");
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
+    // The operation between a convolution's transforms, defined by the plan's callbacks
+    // (codegen::fuse_callbacks).
+    if (k.convolution) w.line(C + " twiddle_middle(" + C + " value, uint index);");
     emit_locate(w, k);
     // The columns of a tile: tile * B + lc, or with a split fused into a last pass, a mirrored
     // tile of transform b = tile / (S / B): tile tb = tile % (S / B) takes t = tb * B / 2 + lc for
@@ -898,21 +905,16 @@ std::string generate_pass_kernel(const PassKernel& k) {
         return out;
     };
     std::vector<std::string> out = run_stages("");
-    std::string rader_sum;  // X_0 - x_0, in the invocation with i == 0
-    if (rader_p) {
-        // Between Rader's transforms (PassKernel::rader_prime): output q times the spectrum,
-        // conjugated, becomes input q of the second transform.
-        rader_sum = temps.next();
-        w.line(C + " " + rader_sum + " = " + out[0] + ";");
+    // A second transform of the first one's outputs, each first replaced by middle(output, its
+    // slot) (Rader's transforms, a convolution): the values move into the first stage's registers,
+    // through shared memory where the last stage's layout differs from the first's.
+    auto transform_again = [&](const std::string& tag, const std::function<std::string(const std::string&, const Slot&)>& middle) {
         std::vector<Slot> from, to;
         for (uint32_t r = 0; r < store_count; ++r) from.push_back(slot(last_radix, r));
         for (uint32_t r = 0; r < load_count; ++r) to.push_back(slot(first_radix, r));
         for (uint32_t r = 0; r < store_count; ++r) {
             if (!from[r].guard.empty()) w.line("if (" + from[r].guard + ")");
-            w.line(
-                out[r] + " = " +
-                conj("cmul(" + out[r] + ", tw[" + u(k.rader_offset) + " + i + " + u(from[r].offset) + "])") +
-                ";");
+            w.line(out[r] + " = " + middle(out[r], from[r]) + ";");
         }
         const bool same = std::equal(
             from.begin(), from.end(), to.begin(), to.end(),
@@ -928,7 +930,27 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 reads.push_back({v[r], shared_index("i + " + u(to[r].offset)), "false", to[r].guard});
             exchange(stage_scope, writes, reads);
         }
-        out = run_stages("r");
+        out = run_stages(tag);
+    };
+    std::string rader_sum;  // X_0 - x_0, in the invocation with i == 0
+    if (rader_p) {
+        // Between Rader's transforms (PassKernel::rader_prime): output q times the spectrum,
+        // conjugated, becomes input q of the second transform.
+        rader_sum = temps.next();
+        w.line(C + " " + rader_sum + " = " + out[0] + ";");
+        transform_again("r", [&](const std::string& x, const Slot& sl) {
+            return conj("cmul(" + x + ", tw[" + u(k.rader_offset) + " + i + " + u(sl.offset) + "])");
+        });
+    }
+    if (k.convolution) {
+        // PassKernel::convolution: X_k through twiddle_middle at the index its store would take,
+        // conjugated, is point k of the second transform.
+        const uint32_t step = S * k.dst_stride;
+        // Columns past the end (live false) call nothing: the index would be past the operand's.
+        transform_again("c", [&](const std::string& x, const Slot& sl) {
+            return "(live ? twiddle_middle(" + x + ", dst_base - params.dst_offset + " + u(sl.offset * step) +
+                   " + i * " + u(step) + ") : " + x + ") * " + C + "(1, -1)";
+        });
     }
 
     // conj(x * spectrum[at]) (PassKernel::spectrum_store).

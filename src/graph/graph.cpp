@@ -37,11 +37,12 @@ struct ResourceInfo {
     VkBufferUsageFlags usage = 0;
 };
 
-enum class NodeKind { fft, multiply, scale, magnitude_squared, log_scale, copy, fftshift, zero_pad, crop };
+enum class NodeKind { fft, convolution, multiply, scale, magnitude_squared, log_scale, copy, fftshift, zero_pad, crop };
 
 const char* kind_name(NodeKind k) {
     switch (k) {
     case NodeKind::fft: return "fft";
+    case NodeKind::convolution: return "convolution";
     case NodeKind::multiply: return "multiply";
     case NodeKind::scale: return "scale";
     case NodeKind::magnitude_squared: return "magnitude_squared";
@@ -108,6 +109,18 @@ TransformExtent transform_extent(const FftDesc& desc) {
         out *= b.n;
     }
     return e;
+}
+
+// The inverse of a forward problem on the same arrays: itself for c2c, the c2r of an r2c.
+FftDesc inverse_of(const FftDesc& desc) {
+    if (desc.transform() == Transform::c2c) return desc;
+    auto swapped = [](std::vector<Dim> dims) {
+        for (Dim& d : dims) std::swap(d.in_stride, d.out_stride);
+        return dims;
+    };
+    return FftDesc::guru(swapped(desc.dims()), swapped(desc.batch_dims()), Transform::c2r, desc.spectrum_length())
+        .with_precision(desc.precision())
+        .with_normalization(desc.normalization());
 }
 
 // A range of bytes of one resource.
@@ -245,6 +258,15 @@ Node Graph::fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& o
     s.direction = direction;
     s.options = options;
     s.fused = fused;
+    return impl_->add(std::move(s));
+}
+
+Node Graph::convolution(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out,
+                        const FusedOps& product, const Options& options) {
+    NodeSpec s(NodeKind::convolution, in, out);
+    s.desc = desc;
+    s.options = options;
+    s.fused = product;
     return impl_->add(std::move(s));
 }
 
@@ -407,7 +429,8 @@ private:
         std::vector<Access> accesses;
         NodeStats stats;
         // fft: plans (indices into out_.plans), and the transients it stages through
-        const Plan* plan = nullptr;       // the whole problem (direct) or full blocks
+        const Plan* plan = nullptr;          // the whole problem (direct) or full blocks
+        const Plan* inverse_plan = nullptr;  // a convolution in two plans: the inverse's
         const Plan* rest_plan = nullptr;  // the last block, when shorter
         bool direct = false;
         bool in_place = false;
@@ -502,6 +525,8 @@ private:
 
     void check_node(size_t i);
     void check_fft(size_t i);
+    void check_convolution(size_t i);
+    void check_fused_operand(size_t i);
     void order();
     void place_transients();
     void lower(size_t i);
@@ -553,6 +578,7 @@ void Compiler::check_node(size_t i) {
     st.workgroup_size = codegen::kGraphWorkgroup;
     switch (n.kind) {
     case NodeKind::fft: check_fft(i); return;
+    case NodeKind::convolution: check_convolution(i); return;
     case NodeKind::multiply:
     case NodeKind::scale:
     case NodeKind::magnitude_squared:
@@ -684,24 +710,7 @@ void Compiler::check_fft(size_t i) {
                                        ? ": an operand view for callbacks that read none"
                                        : ": the callbacks read an operand, but no operand view is given"));
     }
-    if (fused.operand) {
-        const uint32_t el = data_type_bytes(fused.callbacks.operand_type);
-        Array op = resolve(i, "operand", *fused.operand, el, 0);
-        const auto chunks = op.pieces(0, op.ends.empty() ? 0 : op.ends.back());
-        if (chunks.size() != 1 || chunks[0].second.bytes > binding_limit())
-            throw Error(name(i) +
-                        ": the fused operand must be one chunk, not empty, within the storage-buffer range");
-        const uint64_t align = std::max<uint64_t>(1, s_.caps.min_storage_buffer_offset_alignment);
-        if (chunks[0].second.offset % align != 0)
-            throw Error(name(i) + ": the fused operand's offset " + std::to_string(chunks[0].second.offset) +
-                        " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
-                        std::to_string(align));
-        op.bytes = op.ends.back();
-        if (any_overlap(op, l.out)) throw Error(name(i) + ": the output overlaps the fused operand");
-        l.fused_operand = chunks[0].second;
-        l.stats.bytes_read += op.bytes;
-        add_accesses(l.accesses, op, false);
-    }
+    check_fused_operand(i);
     if (l.direct) {
         if (overlapping) {
             const Piece a = in_used[0].second, b = out_used[0].second;
@@ -784,6 +793,104 @@ void Compiler::check_fft(size_t i) {
     add_accesses(l.accesses, l.in, false);
     add_accesses(l.accesses, l.out, true);
     for (auto t : {l.scratch, l.stage_in, l.stage_out})
+        if (t) l.accesses.push_back(Access{Piece{*t, 0, resources_[*t].size}, true});
+}
+
+// The array a node's fused callbacks read: one chunk within the binding range, at an offset the
+// storage-buffer alignment allows, not overlapping the output.
+void Compiler::check_fused_operand(size_t i) {
+    const FusedOps& fused = g_.nodes[i].fused;
+    Lowered& l = lowered_[i];
+    if (fused.operand) {
+        const uint32_t el = data_type_bytes(fused.callbacks.operand_type);
+        Array op = resolve(i, "operand", *fused.operand, el, 0);
+        const auto chunks = op.pieces(0, op.ends.empty() ? 0 : op.ends.back());
+        if (chunks.size() != 1 || chunks[0].second.bytes > binding_limit())
+            throw Error(name(i) +
+                        ": the fused operand must be one chunk, not empty, within the storage-buffer range");
+        const uint64_t align = std::max<uint64_t>(1, s_.caps.min_storage_buffer_offset_alignment);
+        if (chunks[0].second.offset % align != 0)
+            throw Error(name(i) + ": the fused operand's offset " + std::to_string(chunks[0].second.offset) +
+                        " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
+                        std::to_string(align));
+        op.bytes = op.ends.back();
+        if (any_overlap(op, l.out)) throw Error(name(i) + ": the output overlaps the fused operand");
+        l.fused_operand = chunks[0].second;
+        l.stats.bytes_read += op.bytes;
+        add_accesses(l.accesses, op, false);
+    }
+}
+
+// A convolution node: one plan (plan_convolution) where the problem allows, else the forward
+// transform with the product in its stores, a transient spectrum (stage_out) and the inverse.
+void Compiler::check_convolution(size_t i) {
+    const NodeSpec& n = g_.nodes[i];
+    Lowered& l = lowered_[i];
+    const FftDesc& desc = *n.desc;
+    if (desc.transform() == Transform::c2r)
+        throw Error(name(i) + ": takes the forward problem, c2c or r2c (its inverse follows from it), not c2r");
+    if (n.fused.callbacks.store.empty())
+        throw Error(name(i) + ": the product between the transforms is the FusedOps' store callback; it is empty");
+    if (n.fused.callbacks.operand != n.fused.operand.has_value())
+        throw Error(name(i) + (n.fused.operand ? ": an operand view for callbacks that read none"
+                                               : ": the callbacks read an operand, but no operand view is given"));
+    const FftDesc inverse = inverse_of(desc);
+    const uint32_t complex_el = complex_bytes(desc.precision());
+    l.in = resolve(i, "input", n.in, desc.input_element_bytes(), desc.input_bytes());
+    l.out = resolve(i, "output", n.out, inverse.output_element_bytes(), inverse.output_bytes());
+    no_self_overlap(name(i), l.out);
+    for (const Array* a : {&l.in, &l.out}) {
+        const auto used = a->used();
+        if (used.size() != 1 || used[0].second.offset % complex_el != 0 || used[0].second.bytes > binding_limit())
+            throw UnsupportedError(name(i) + ": a convolution needs its input and output each in one chunk, "
+                                             "starting on a complex element, within the storage-buffer range");
+    }
+    l.direct = true;
+    if (any_overlap(l.in, l.out)) {
+        const Piece a = l.in.used()[0].second, b = l.out.used()[0].second;
+        if (a.resource != b.resource || a.offset != b.offset || !desc.same_layouts())
+            throw Error(name(i) + ": input and output overlap without being the same range of a problem laid out "
+                                  "alike on both sides");
+        const uint64_t both = std::max(l.in.bytes, l.out.bytes);
+        if (l.in.pieces(0, both).size() != 1)
+            throw Error(name(i) + ": in place, one chunk must hold both sides' " + std::to_string(both) + " bytes");
+        l.in.bytes = l.out.bytes = both;
+        l.in_place = true;
+    }
+    check_fused_operand(i);
+    const Placement placement = l.in_place ? Placement::in_place : Placement::out_of_place;
+    bool one_plan = true;
+    try {
+        plan_convolution(desc, s_.caps, n.options);
+    } catch (const UnsupportedError&) {
+        one_plan = false;
+    }
+    uint64_t scratch = 0;
+    if (one_plan) {
+        out_.plans.push_back(std::make_unique<Plan>(Plan::convolution(context_, desc, n.options, n.fused.callbacks)));
+        l.plan = out_.plans.back().get();
+        scratch = l.plan->scratch_bytes(placement);
+    } else {
+        l.plan = make_plan(desc, n.options, n.fused.callbacks);
+        l.inverse_plan = make_plan(inverse, n.options);
+        l.stage_out = add_transient(desc.output_bytes());
+        scratch = std::max(l.plan->scratch_bytes(Placement::out_of_place),
+                           l.inverse_plan->scratch_bytes(Placement::out_of_place));
+    }
+    if (scratch > binding_limit())
+        throw UnsupportedError(name(i) + ": its scratch of " + std::to_string(scratch) +
+                               " bytes exceeds the device's storage-buffer range");
+    if (scratch) l.scratch = add_transient(scratch);
+    NodeStats& st = l.stats;
+    st.elements = inverse.output_elements();
+    st.bytes_read += desc.input_bytes();
+    st.bytes_written = inverse.output_bytes();
+    st.passes = l.plan->passes() + (l.inverse_plan ? l.inverse_plan->passes() : 0);
+    st.workgroup_size = std::max(l.plan->workgroup_size(), l.inverse_plan ? l.inverse_plan->workgroup_size() : 0u);
+    st.scratch_bytes = scratch;
+    add_accesses(l.accesses, l.in, false);
+    add_accesses(l.accesses, l.out, true);
+    for (auto t : {l.scratch, l.stage_out})
         if (t) l.accesses.push_back(Access{Piece{*t, 0, resources_[*t].size}, true});
 }
 
@@ -937,7 +1044,8 @@ void Compiler::lower(size_t i) {
     Lowered& l = lowered_[i];
     auto& cmds = out_.commands[i];
     switch (n.kind) {
-    case NodeKind::fft: lower_fft(i); return;
+    case NodeKind::fft:
+    case NodeKind::convolution: lower_fft(i); return;
     case NodeKind::fftshift:
     case NodeKind::zero_pad:
     case NodeKind::crop: lower_layout(i); return;
@@ -1006,6 +1114,16 @@ void Compiler::lower_fft(size_t i) {
     const FftDesc& desc = *n.desc;
     const BufferView scratch =
         l.scratch ? view_of(Piece{*l.scratch, 0, resources_[*l.scratch].size}) : BufferView{};
+    if (l.inverse_plan) {
+        // A convolution in two plans, through its spectrum.
+        const BufferView in = view_of(l.in.used()[0].second), out = view_of(l.out.used()[0].second);
+        const BufferView spectrum = view_of(Piece{*l.stage_out, 0, resources_[*l.stage_out].size});
+        cmds.push_back(PlanCall{l.plan, in, spectrum, scratch, Direction::forward,
+                                l.fused_operand ? view_of(*l.fused_operand) : BufferView{}});
+        cmds.push_back(Barrier{});
+        cmds.push_back(PlanCall{l.inverse_plan, spectrum, out, scratch, Direction::inverse, BufferView{}});
+        return;
+    }
     if (l.direct) {
         const BufferView in = view_of(l.in.used()[0].second), out = view_of(l.out.used()[0].second);
         cmds.push_back(PlanCall{l.plan, in, out, scratch, n.direction,
@@ -1091,6 +1209,26 @@ GraphStats Graph::stats() const {
             ns.workgroup_size = 0;
             for (const auto& p : lp.passes)
                 ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
+            ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
+            break;
+        }
+        case NodeKind::convolution: {
+            const FftDesc inverse = inverse_of(*n.desc);
+            LogicalPlan lp;
+            size_t passes = 0;
+            try {
+                lp = plan_convolution(*n.desc, impl_->state->caps, n.options);
+                passes = lp.passes.size();
+            } catch (const UnsupportedError&) {
+                lp = plan(*n.desc, impl_->state->caps, n.options);
+                passes = lp.passes.size() + plan(inverse, impl_->state->caps, n.options).passes.size();
+            }
+            ns.elements = inverse.output_elements();
+            ns.bytes_read = n.desc->input_bytes();
+            ns.bytes_written = inverse.output_bytes();
+            ns.passes = passes;
+            ns.workgroup_size = 0;
+            for (const auto& p : lp.passes) ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
             ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
             break;
         }

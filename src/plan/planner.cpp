@@ -1716,4 +1716,53 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
     return out;
 }
 
+LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
+    if (desc.transform() != Transform::c2c)
+        throw UnsupportedError("plan_convolution: c2c problems only, not " + std::string(to_string(desc.transform())));
+    if (!desc.same_layouts())
+        throw UnsupportedError("plan_convolution: the input and the output must be laid out alike");
+    LogicalPlan p = plan(desc, caps, options);
+    for (const Pass& pass : p.passes) {
+        const PassKernel& k = pass.kernel;
+        // Each pass completes its dims, so the inverse may take them in any order.
+        if (k.kind != KernelKind::stockham || k.span != 1 || k.radix != k.length || k.rader_prime ||
+            k.chirp_length)
+            throw UnsupportedError("plan_convolution: " + p.summary() +
+                                   " has passes that do not complete their dims (or Rader's or Bluestein's)");
+    }
+    // The pass that becomes the convolution kernel (two transforms in one): one over contiguous
+    // points if any (strided passes ran slower on the H200), with the least shared memory. Not
+    // one that needs more than half the device's shared memory or exchanges in halves: there,
+    // two passes with the product in the forward one's stores ran faster (H200, 8192 and 16384).
+    std::optional<size_t> fused;
+    for (size_t i = 0; i < p.passes.size(); ++i) {
+        const PassKernel& k = p.passes[i].kernel;
+        if (k.staged_load || k.staged_store || k.exchange_rounds == 4 ||
+            k.shared_bytes > caps.max_shared_memory_bytes / 2)
+            continue;
+        auto better = [&](const PassKernel& a, const PassKernel& b) {
+            return a.vectorized != b.vectorized ? !a.vectorized : a.shared_bytes < b.shared_bytes;
+        };
+        if (!fused || better(k, p.passes[*fused].kernel)) fused = i;
+    }
+    if (!fused)
+        throw UnsupportedError("plan_convolution: no pass of " + p.summary() +
+                               " makes a convolution kernel that beats two transforms");
+    // The dims commute: the others forward, the fused pass, the others again in reverse order.
+    std::vector<Pass> others;
+    for (size_t i = 0; i < p.passes.size(); ++i)
+        if (i != *fused) others.push_back(p.passes[i]);
+    Pass middle = p.passes[*fused];
+    middle.kernel.convolution = true;
+    p.passes = others;
+    p.passes.push_back(middle);
+    p.passes.insert(p.passes.end(), others.rbegin(), others.rend());
+    p.convolution = true;
+    p.out_of_place.assign(p.passes.size(), Route{BufferRole::output, BufferRole::output});
+    p.out_of_place.front().src = BufferRole::input;
+    p.in_place.assign(p.passes.size(), Route{BufferRole::output, BufferRole::output});
+    p.scratch_elements_out_of_place = p.scratch_elements_in_place = 0;
+    return p;
+}
+
 }  // namespace twiddle

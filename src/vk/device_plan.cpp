@@ -54,9 +54,20 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     : Plan(context, desc, options, FftCallbacks{}) {}
 
 Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks)
+    : Plan(context, plan(desc, context.caps(), options), callbacks) {}
+
+Plan Plan::convolution(const Context& context, const FftDesc& desc, const Options& options,
+                       const FftCallbacks& product) {
+    if (product.store.empty())
+        throw Error("Plan::convolution: the product between the transforms is the store callback; it is empty");
+    return Plan(context, plan_convolution(desc, context.caps(), options), product);
+}
+
+Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks)
     : impl_(std::make_unique<Impl>()) {
     Impl& p = *impl_;
     p.state = context.state();
+    const FftDesc& desc = logical.desc;
     if (!callbacks.load.empty() && desc.transform() == Transform::r2c)
         throw Error(
             "FftCallbacks.load: the input of an r2c transform is real; callbacks take complex values");
@@ -67,7 +78,7 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, 
         throw Error("FftCallbacks.operand_type " + std::string(to_string(callbacks.operand_type)) +
                     " is not of the transform's precision, " + std::string(to_string(desc.precision())));
     p.callbacks = callbacks;
-    p.logical = plan(desc, context.caps(), options);
+    p.logical = std::move(logical);
     p.twiddles = vk::upload_table(*p.state, cpu::table_values(p.logical), desc.precision());
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
@@ -78,8 +89,11 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, 
                 ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
                 : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
                       std::to_string(k.span);
-        const std::string glsl = codegen::fuse_callbacks(codegen::generate_pass_kernel(k), desc.precision(),
-                                                         callbacks, i == 0, i + 1 == p.logical.passes.size());
+        // A convolution plan's store callback is its product (the kernel's twiddle_middle), not a
+        // callback of its last stores.
+        const bool last = i + 1 == p.logical.passes.size() && !p.logical.convolution;
+        const std::string glsl =
+            codegen::fuse_callbacks(codegen::generate_pass_kernel(k), desc.precision(), callbacks, i == 0, last);
         p.kernels.emplace_back(*p.state, glsl, name, codegen::kPassBindings + (callbacks.operand ? 1 : 0),
                                push_bytes);
     }
@@ -175,7 +189,15 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     };
     auto binding = [&](BufferRole role) { return bindings[static_cast<int>(role)]; };
     const VkDescriptorBufferInfo table{p.twiddles.buffer.get(), 0, p.twiddles.size};
-    const double scale = scale_factor(desc.normalization(), direction, desc.length());
+    if (p.logical.convolution && direction != Direction::forward)
+        throw Error("Plan::record: a convolution plan records with Direction::forward");
+    // A convolution's result carries both directions' normalization, and its last pass stores the
+    // conjugate of what it computed (LogicalPlan::convolution).
+    const double scale =
+        p.logical.convolution
+            ? scale_factor(desc.normalization(), Direction::forward, desc.length()) *
+                  scale_factor(desc.normalization(), Direction::inverse, desc.length())
+            : scale_factor(desc.normalization(), direction, desc.length());
     const bool inverse = direction == Direction::inverse;
     const auto& routes = p.logical.routes(placement);
     const size_t count = p.logical.passes.size();
@@ -192,7 +214,7 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
         params.load_sign = i == 0 && inverse ? -1.0 : 1.0;
         if (i + 1 == count) {
             params.store_re = scale;
-            params.store_im = inverse ? -scale : scale;
+            params.store_im = inverse || p.logical.convolution ? -scale : scale;
         }
         const VkDescriptorBufferInfo buffers[] = {
             src.info, dst.info, table, {operand.buffer, operand.offset, operand.size}};
