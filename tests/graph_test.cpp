@@ -421,15 +421,16 @@ TEST_F(GraphTest, ConvolutionNodeMatchesItsSteps) {
         }
         Graph g(ctx);
         const Resource rx = g.external(bx), rh = g.external(bh);
-        g.convolution(desc, rx, c.in_place ? rx : g.external(node_out), FusedOps::multiply_store(rh, precision, n),
-                      c.options);
+        g.convolution(desc, rx, c.in_place ? rx : g.external(node_out),
+                      FusedOps::multiply_store(rh, precision, n), c.options);
         const CompiledGraph run = g.compile();
         if (c.passes) {
             EXPECT_EQ(run.stats().nodes[0].passes, c.passes) << desc.length();
         }
         EXPECT_EQ(run.stats().dispatches, run.stats().nodes[0].passes);
         run.execute();
-        const auto got = c.in_place ? download<uint8_t>(bx, inv.output_bytes()) : download<uint8_t>(node_out, inv.output_bytes());
+        const auto got = c.in_place ? download<uint8_t>(bx, inv.output_bytes())
+                                    : download<uint8_t>(node_out, inv.output_bytes());
         EXPECT_LE(relative_difference(got, download<uint8_t>(steps_out, inv.output_bytes()), precision),
                   precision == Precision::f32 ? 1e-6 : 1e-14)
             << to_string(desc.transform()) << " " << desc.length() << (c.in_place ? " in place" : "");
@@ -792,6 +793,47 @@ TEST_F(GraphTest, ViewsOverTheBindingRangeRunInBlocks) {
                            want, n, 1, Direction::forward);
         EXPECT_LE(cpu::relative_l2(got, want), 5e-7) << "row " << row;
     }
+}
+
+// The support query: how a transform runs with its arrays in one buffer each, in chunks, or over the
+// storage-buffer range, and why not where it cannot.
+TEST_F(GraphTest, SupportQuery) {
+    Context& ctx = testing::device();
+    const Support small = support(ctx, FftDesc(256, 6));
+    EXPECT_TRUE(small.supported) << small.reason;
+    EXPECT_EQ(small.passes, 1u);
+    EXPECT_GT(small.workgroup_size, 0u);
+    EXPECT_FALSE(small.blocks);
+    EXPECT_FALSE(small.summary.empty());
+    // Over the range: blocks of whole transforms.
+    const uint64_t range = ctx.caps().max_storage_buffer_range;
+    const FftDesc big(4096, range / (4096 * 8) + 300);
+    const Support over = support(ctx, big);
+    EXPECT_TRUE(over.supported) << over.reason;
+    EXPECT_TRUE(over.blocks);
+    EXPECT_EQ(over.block_count, 2u);
+    EXPECT_EQ(over.transforms_per_block * 2 >= big.batch(), true);
+    // Chunks: two halves of a buffer.
+    Buffer a(ctx, 2 * 256 * 6 * 8);
+    const FftDesc desc(256, 6);
+    const Support chunked =
+        support(ctx, desc, {a.view(0, 3 * 256 * 8), a.view(4 * 256 * 8, 3 * 256 * 8)}, {a.view()});
+    EXPECT_TRUE(chunked.supported) << chunked.reason;
+    EXPECT_TRUE(chunked.blocks);
+    // Why not: chunks too small or off element boundaries, a strided layout in chunks, a plan the
+    // device cannot run.
+    EXPECT_FALSE(support(ctx, desc, {a.view(0, 256 * 8)}, {a.view()}).supported);
+    const Support misaligned = support(ctx, desc, {a.view(4, 256 * 6 * 8)}, {a.view()});
+    EXPECT_FALSE(misaligned.supported);
+    EXPECT_NE(misaligned.reason.find("element boundaries"), std::string::npos) << misaligned.reason;
+    const FftDesc strided = FftDesc::nd({256, 6}, {0});
+    const Support s =
+        support(ctx, strided, {a.view(0, 3 * 256 * 8), a.view(4 * 256 * 8, 3 * 256 * 8)}, {a.view()});
+    EXPECT_FALSE(s.supported);
+    EXPECT_NE(s.reason.find("packed"), std::string::npos) << s.reason;
+    const Support huge = support(ctx, FftDesc(uint64_t(1) << 33));
+    EXPECT_FALSE(huge.supported);
+    EXPECT_FALSE(huge.reason.empty());
 }
 
 TEST_F(GraphTest, CompileRefusesBadNodes) {

@@ -96,11 +96,13 @@ TEST(Planner, ConvolutionPlans) {
     EXPECT_TRUE(two_d.passes[0].kernel.vectorized);
     for (size_t i = 1; i < 3; ++i) EXPECT_EQ(two_d.out_of_place[i].src, BufferRole::output);
     EXPECT_EQ(two_d.scratch_bytes(Placement::out_of_place), 0u);
-    EXPECT_THROW(plan_convolution(FftDesc(8192, 1u << 13), h200_caps()), UnsupportedError);  // all shared memory
-    EXPECT_THROW(plan_convolution(FftDesc(1u << 16, 1024), h200_caps()), UnsupportedError);   // span > 1
+    EXPECT_THROW(plan_convolution(FftDesc(8192, 1u << 13), h200_caps()),
+                 UnsupportedError);  // all shared memory
+    EXPECT_THROW(plan_convolution(FftDesc(1u << 16, 1024), h200_caps()), UnsupportedError);  // span > 1
     EXPECT_THROW(plan_convolution(FftDesc(1009, 64), h200_caps()), UnsupportedError);        // Bluestein
     EXPECT_THROW(plan_convolution(FftDesc::r2c(4096, 64), h200_caps()), UnsupportedError);
-    EXPECT_THROW(plan_convolution(FftDesc::guru({Dim{64, 1, 2}}, {Dim{8, 64, 128}}), h200_caps()), UnsupportedError);
+    EXPECT_THROW(plan_convolution(FftDesc::guru({Dim{64, 1, 2}}, {Dim{8, 64, 128}}), h200_caps()),
+                 UnsupportedError);
 }
 
 TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {

@@ -418,7 +418,8 @@ std::vector<ConvolveRow> run_convolve_case(const Context& ctx, const std::vector
                 g.fft(desc, rx, t, Direction::forward, a.options, product);
             } else {
                 g.fft(desc, rx, t, Direction::forward, a.options);
-                g.multiply(t, rh, t, n * batch, complex_type(precision), MultiplyOptions{.operand_period = n});
+                g.multiply(t, rh, t, n * batch, complex_type(precision),
+                           MultiplyOptions{.operand_period = n});
             }
             g.fft(desc, t, ry, Direction::inverse, a.options);
         }

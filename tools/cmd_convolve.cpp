@@ -72,7 +72,8 @@ std::vector<T> convolve(const npy::NpyArray& a, const npy::NpyArray& b, const st
     // B's spectrum first; then the convolution node, which multiplies by it between its transforms.
     const Resource fb = graph.transient(forward.output_bytes());
     graph.fft(forward, graph.external(bb), fb, Direction::forward);
-    graph.convolution(forward, graph.external(ba), graph.external(out), FusedOps::multiply_store(fb, precision));
+    graph.convolution(forward, graph.external(ba), graph.external(out),
+                      FusedOps::multiply_store(fb, precision));
     graph.compile().execute();
     out.download(result.data(), bytes);
     check_validation(context);

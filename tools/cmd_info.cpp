@@ -2,6 +2,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 
 #include "commands.hpp"
 #include "shape_args.hpp"
@@ -159,22 +160,41 @@ void add_info_command(CLI::App& app) {
         out["limits"] = limits_json(ctx.caps());
         Options options;
         options.max_pass_length = args->max_pass;
+        std::optional<FftDesc> desc;
+        nlohmann::json shape_fields;
         if (args->n > 0)
-            out["plan"] = plan_json(
-                plan(args->real ? FftDesc::r2c(args->n, args->batch) : FftDesc(args->n, args->batch),
-                     ctx.caps(), options));
+            desc = args->real ? FftDesc::r2c(args->n, args->batch) : FftDesc(args->n, args->batch);
         if (!args->shape.empty()) {
             const std::vector<uint64_t> extents = parse_shape(args->shape);
             std::vector<int> axes = parse_axes(args->axes);
-            out["plan"] =
-                plan_json(plan(args->real ? FftDesc::r2c_nd(extents, axes) : FftDesc::nd(extents, axes),
-                               ctx.caps(), options));
+            desc = args->real ? FftDesc::r2c_nd(extents, axes) : FftDesc::nd(extents, axes);
             if (axes.empty()) {
                 axes.resize(extents.size());
                 std::iota(axes.begin(), axes.end(), 0);
             }
-            out["plan"]["shape"] = extents;
-            out["plan"]["axes"] = axes;
+            shape_fields = {{"shape", extents}, {"axes", axes}};
+        }
+        if (desc) {
+            // The plan of the whole problem, which arrays over the storage-buffer range do not have
+            // (a graph runs those in blocks: "support").
+            try {
+                out["plan"] = plan_json(plan(*desc, ctx.caps(), options));
+            } catch (const UnsupportedError& e) {
+                out["plan"] = {{"error", e.what()}};
+            }
+            if (!shape_fields.is_null()) out["plan"].update(shape_fields);
+            // Whether it fits the device with each array in a buffer of its own (twiddle::support).
+            const Support sup = support(ctx, *desc, options);
+            out["support"] = {{"supported", sup.supported},
+                              {"reason", sup.reason},
+                              {"summary", sup.summary},
+                              {"passes", sup.passes},
+                              {"workgroup_size", sup.workgroup_size},
+                              {"shared_bytes", sup.shared_bytes},
+                              {"scratch_bytes", sup.scratch_bytes},
+                              {"blocks", sup.blocks},
+                              {"block_count", sup.block_count},
+                              {"transforms_per_block", sup.transforms_per_block}};
         }
         check_validation(ctx);
         std::cout << out.dump(2) << "\n";

@@ -127,6 +127,28 @@ struct FusedOps {
     static FusedOps window_load(const ChunkedView& window, Precision precision, uint64_t period);
 };
 
+// Whether a transform fits a device and how it would run, from the device's limits and the
+// planner (nothing is compiled): for arrays in one buffer each, or in the given chunks.
+struct Support {
+    bool supported = false;
+    std::string reason;   // why not: the planner's or a limit's message
+    std::string summary;  // the planner's one-line summary
+    size_t passes = 0;
+    uint32_t workgroup_size = 0;  // largest workgroup, invocations
+    uint32_t shared_bytes = 0;    // most shared memory of one workgroup
+    uint64_t scratch_bytes = 0;   // transient memory a graph node of it takes
+    // Arrays that are chunked, or over the storage-buffer range, run in blocks of whole transforms
+    // (Graph's chunk rules): how many, of how many transforms.
+    bool blocks = false;
+    uint64_t block_count = 0;
+    uint64_t transforms_per_block = 0;
+};
+// For arrays in one buffer each, from offset 0.
+TWIDDLE_API Support support(const Context& context, const FftDesc& desc, const Options& options = {});
+// For arrays in these chunks (each a range of a buffer, as Graph's chunked views).
+TWIDDLE_API Support support(const Context& context, const FftDesc& desc, const std::vector<BufferView>& in,
+                            const std::vector<BufferView>& out, const Options& options = {});
+
 class CompiledGraph;
 
 class TWIDDLE_API Graph {
@@ -165,8 +187,8 @@ public:
     // a one-pass 1D length, three for 2D. Otherwise the forward transform with the product fused
     // into its stores, a transient spectrum, and the inverse. Each array in one chunk. The result
     // carries both directions' normalization (backward: 1 / N).
-    Node convolution(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, const FusedOps& product,
-                     const Options& options = {});
+    Node convolution(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out,
+                     const FusedOps& product, const Options& options = {});
     // out[i] = in[i] * operand[i] for i < count. `type` is in's and out's; the operand is of
     // `type` too, or real of its precision (operand_type; default: `type`).
     Node multiply(const ChunkedView& in, const ChunkedView& operand, const ChunkedView& out, uint64_t count,

@@ -412,6 +412,7 @@ TWIDDLE_API LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const 
 // passes ran faster). A 1D transform in one pass becomes one pass; 2D of a pass per dim three
 // instead of four. Routes: input to output, then in place in the output. Throws
 // UnsupportedError for other problems.
-TWIDDLE_API LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const Options& options = {});
+TWIDDLE_API LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps,
+                                         const Options& options = {});
 
 }  // namespace twiddle

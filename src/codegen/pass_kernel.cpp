@@ -1,8 +1,8 @@
 #include "codegen/pass_kernel.hpp"
 
 #include <bit>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -426,9 +426,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
         throw std::logic_error("pass kernel: a fused split or join takes whole columns of one pass");
     if (rader_p && (S > 1 || T > 1 || k.chirp_length))
         throw std::logic_error("pass kernel: Rader's transforms take whole columns of span 1");
-    if (k.convolution && (S > 1 || T > 1 || rader_p || k.chirp_length || k.chirp_load || k.chirp_store ||
-                          k.spectrum_store || k.split_store || k.join_load || k.staged_load || k.staged_store))
-        throw std::logic_error("pass kernel: a convolution takes whole columns of span 1, stored point by point");
+    if (k.convolution &&
+        (S > 1 || T > 1 || rader_p || k.chirp_length || k.chirp_load || k.chirp_store || k.spectrum_store ||
+         k.split_store || k.join_load || k.staged_load || k.staged_store))
+        throw std::logic_error(
+            "pass kernel: a convolution takes whole columns of span 1, stored point by point");
     // Points per column of a staged tile (Rader's transforms are p points in memory), and the
     // elements each invocation moves in a staged load or store: the tile's B * tile_row over WG.
     const uint32_t tile_row = rader_p ? rader_p : R;
@@ -908,7 +910,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // A second transform of the first one's outputs, each first replaced by middle(output, its
     // slot) (Rader's transforms, a convolution): the values move into the first stage's registers,
     // through shared memory where the last stage's layout differs from the first's.
-    auto transform_again = [&](const std::string& tag, const std::function<std::string(const std::string&, const Slot&)>& middle) {
+    auto transform_again = [&](const std::string& tag,
+                               const std::function<std::string(const std::string&, const Slot&)>& middle) {
         std::vector<Slot> from, to;
         for (uint32_t r = 0; r < store_count; ++r) from.push_back(slot(last_radix, r));
         for (uint32_t r = 0; r < load_count; ++r) to.push_back(slot(first_radix, r));

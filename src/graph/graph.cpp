@@ -37,7 +37,18 @@ struct ResourceInfo {
     VkBufferUsageFlags usage = 0;
 };
 
-enum class NodeKind { fft, convolution, multiply, scale, magnitude_squared, log_scale, copy, fftshift, zero_pad, crop };
+enum class NodeKind {
+    fft,
+    convolution,
+    multiply,
+    scale,
+    magnitude_squared,
+    log_scale,
+    copy,
+    fftshift,
+    zero_pad,
+    crop
+};
 
 const char* kind_name(NodeKind k) {
     switch (k) {
@@ -118,9 +129,26 @@ FftDesc inverse_of(const FftDesc& desc) {
         for (Dim& d : dims) std::swap(d.in_stride, d.out_stride);
         return dims;
     };
-    return FftDesc::guru(swapped(desc.dims()), swapped(desc.batch_dims()), Transform::c2r, desc.spectrum_length())
+    return FftDesc::guru(swapped(desc.dims()), swapped(desc.batch_dims()), Transform::c2r,
+                         desc.spectrum_length())
         .with_precision(desc.precision())
         .with_normalization(desc.normalization());
+}
+
+// The usable range of one binding: the device's, less the slack of an offset aligned down.
+uint64_t binding_limit(const DeviceCaps& caps) {
+    return caps.max_storage_buffer_range - std::max<uint64_t>(1, caps.min_storage_buffer_offset_alignment);
+}
+
+// Transforms per block of a chunked FFT whose transforms take `tx` bytes on the larger side: as
+// many as fit kMaxBlockBytes and one binding, at least one. Throws UnsupportedError (after
+// `where`) when one transform exceeds a binding.
+uint64_t block_transforms(const DeviceCaps& caps, uint64_t batch, uint64_t tx, const std::string& where) {
+    if (tx > binding_limit(caps))
+        throw UnsupportedError(where + ": one transform takes " + std::to_string(tx) +
+                               " bytes, over the device's storage-buffer range of " +
+                               std::to_string(caps.max_storage_buffer_range));
+    return std::min(batch, std::max<uint64_t>(1, std::min(binding_limit(caps), kMaxBlockBytes) / tx));
 }
 
 // A range of bytes of one resource.
@@ -431,7 +459,7 @@ private:
         // fft: plans (indices into out_.plans), and the transients it stages through
         const Plan* plan = nullptr;          // the whole problem (direct) or full blocks
         const Plan* inverse_plan = nullptr;  // a convolution in two plans: the inverse's
-        const Plan* rest_plan = nullptr;  // the last block, when shorter
+        const Plan* rest_plan = nullptr;     // the last block, when shorter
         bool direct = false;
         bool in_place = false;
         std::optional<Piece> fused_operand;  // the array the callbacks read
@@ -450,10 +478,7 @@ private:
     }
 
     // The usable binding range of one view: the device's, less the slack of an unaligned offset.
-    uint64_t binding_limit() const {
-        return s_.caps.max_storage_buffer_range -
-               std::max<uint64_t>(1, s_.caps.min_storage_buffer_offset_alignment);
-    }
+    uint64_t binding_limit() const { return twiddle::binding_limit(s_.caps); }
 
     Array resolve(size_t i, const char* what, const ChunkedView& v, uint32_t element, uint64_t bytes) const {
         Array a;
@@ -750,14 +775,8 @@ void Compiler::check_fft(size_t i) {
             l.in_place = true;
         }
         const uint64_t in_tx = l.extent.in_elements * in_el, out_tx = l.extent.out_elements * out_el;
-        const uint64_t tx = std::max(in_tx, out_tx);
-        const uint64_t limit = std::min(binding_limit(), kMaxBlockBytes);
-        if (tx > binding_limit())
-            throw UnsupportedError(name(i) + ": one transform takes " + std::to_string(tx) +
-                                   " bytes, over the device's storage-buffer range of " +
-                                   std::to_string(s_.caps.max_storage_buffer_range));
         const uint64_t batch = desc.batch();
-        l.block = std::min(batch, std::max<uint64_t>(1, limit / tx));
+        l.block = block_transforms(s_.caps, batch, std::max(in_tx, out_tx), name(i));
         FftDesc block_desc = desc;
         block_desc.with_batch(l.block);
         l.plan = make_plan(block_desc, n.options);
@@ -828,12 +847,15 @@ void Compiler::check_convolution(size_t i) {
     Lowered& l = lowered_[i];
     const FftDesc& desc = *n.desc;
     if (desc.transform() == Transform::c2r)
-        throw Error(name(i) + ": takes the forward problem, c2c or r2c (its inverse follows from it), not c2r");
+        throw Error(name(i) +
+                    ": takes the forward problem, c2c or r2c (its inverse follows from it), not c2r");
     if (n.fused.callbacks.store.empty())
-        throw Error(name(i) + ": the product between the transforms is the FusedOps' store callback; it is empty");
+        throw Error(name(i) +
+                    ": the product between the transforms is the FusedOps' store callback; it is empty");
     if (n.fused.callbacks.operand != n.fused.operand.has_value())
-        throw Error(name(i) + (n.fused.operand ? ": an operand view for callbacks that read none"
-                                               : ": the callbacks read an operand, but no operand view is given"));
+        throw Error(name(i) + (n.fused.operand
+                                   ? ": an operand view for callbacks that read none"
+                                   : ": the callbacks read an operand, but no operand view is given"));
     const FftDesc inverse = inverse_of(desc);
     const uint32_t complex_el = complex_bytes(desc.precision());
     l.in = resolve(i, "input", n.in, desc.input_element_bytes(), desc.input_bytes());
@@ -841,19 +863,23 @@ void Compiler::check_convolution(size_t i) {
     no_self_overlap(name(i), l.out);
     for (const Array* a : {&l.in, &l.out}) {
         const auto used = a->used();
-        if (used.size() != 1 || used[0].second.offset % complex_el != 0 || used[0].second.bytes > binding_limit())
-            throw UnsupportedError(name(i) + ": a convolution needs its input and output each in one chunk, "
-                                             "starting on a complex element, within the storage-buffer range");
+        if (used.size() != 1 || used[0].second.offset % complex_el != 0 ||
+            used[0].second.bytes > binding_limit())
+            throw UnsupportedError(name(i) +
+                                   ": a convolution needs its input and output each in one chunk, "
+                                   "starting on a complex element, within the storage-buffer range");
     }
     l.direct = true;
     if (any_overlap(l.in, l.out)) {
         const Piece a = l.in.used()[0].second, b = l.out.used()[0].second;
         if (a.resource != b.resource || a.offset != b.offset || !desc.same_layouts())
-            throw Error(name(i) + ": input and output overlap without being the same range of a problem laid out "
-                                  "alike on both sides");
+            throw Error(name(i) +
+                        ": input and output overlap without being the same range of a problem laid out "
+                        "alike on both sides");
         const uint64_t both = std::max(l.in.bytes, l.out.bytes);
         if (l.in.pieces(0, both).size() != 1)
-            throw Error(name(i) + ": in place, one chunk must hold both sides' " + std::to_string(both) + " bytes");
+            throw Error(name(i) + ": in place, one chunk must hold both sides' " + std::to_string(both) +
+                        " bytes");
         l.in.bytes = l.out.bytes = both;
         l.in_place = true;
     }
@@ -867,7 +893,8 @@ void Compiler::check_convolution(size_t i) {
     }
     uint64_t scratch = 0;
     if (one_plan) {
-        out_.plans.push_back(std::make_unique<Plan>(Plan::convolution(context_, desc, n.options, n.fused.callbacks)));
+        out_.plans.push_back(
+            std::make_unique<Plan>(Plan::convolution(context_, desc, n.options, n.fused.callbacks)));
         l.plan = out_.plans.back().get();
         scratch = l.plan->scratch_bytes(placement);
     } else {
@@ -886,7 +913,8 @@ void Compiler::check_convolution(size_t i) {
     st.bytes_read += desc.input_bytes();
     st.bytes_written = inverse.output_bytes();
     st.passes = l.plan->passes() + (l.inverse_plan ? l.inverse_plan->passes() : 0);
-    st.workgroup_size = std::max(l.plan->workgroup_size(), l.inverse_plan ? l.inverse_plan->workgroup_size() : 0u);
+    st.workgroup_size =
+        std::max(l.plan->workgroup_size(), l.inverse_plan ? l.inverse_plan->workgroup_size() : 0u);
     st.scratch_bytes = scratch;
     add_accesses(l.accesses, l.in, false);
     add_accesses(l.accesses, l.out, true);
@@ -1228,7 +1256,8 @@ GraphStats Graph::stats() const {
             ns.bytes_written = inverse.output_bytes();
             ns.passes = passes;
             ns.workgroup_size = 0;
-            for (const auto& p : lp.passes) ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
+            for (const auto& p : lp.passes)
+                ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
             ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
             break;
         }
@@ -1307,6 +1336,95 @@ std::vector<std::vector<Node>> CompiledGraph::levels() const {
         for (uint32_t n : level) out.back().push_back(Node{n});
     }
     return out;
+}
+
+Support support(const Context& context, const FftDesc& desc, const Options& options) {
+    // One buffer per array, holding the array from offset 0 (which buffer does not matter to the
+    // limits: a placeholder handle stands for it).
+    const VkBuffer placeholder = reinterpret_cast<VkBuffer>(uintptr_t(1));
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    return support(context, desc, {BufferView{placeholder, 0, desc.input_bytes(), storage}},
+                   {BufferView{placeholder, 0, desc.output_bytes(), storage}}, options);
+}
+
+Support support(const Context& context, const FftDesc& desc, const std::vector<BufferView>& in,
+                const std::vector<BufferView>& out, const Options& options) {
+    const DeviceCaps& caps = context.caps();
+    Support r;
+    // Each side's chunks: on element boundaries, with storage access, holding the array; each
+    // array in one binding, or the transform in blocks.
+    bool direct = true;
+    const uint32_t complex_el = complex_bytes(desc.precision());
+    for (const bool input : {true, false}) {
+        const auto& chunks = input ? in : out;
+        const std::string side = input ? "input" : "output";
+        const uint32_t el = input ? desc.input_element_bytes() : desc.output_element_bytes();
+        const uint64_t need = input ? desc.input_bytes() : desc.output_bytes();
+        uint64_t total = 0;
+        size_t used = 0;
+        bool first_aligned = true;
+        for (size_t c = 0; c < chunks.size(); ++c) {
+            const BufferView& v = chunks[c];
+            if (v.buffer == VK_NULL_HANDLE || !(v.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) ||
+                v.offset % el || v.size % el) {
+                r.reason = side + " chunk " + std::to_string(c) +
+                           ": no buffer, no storage usage, or not on " + std::to_string(el) +
+                           "-byte element boundaries";
+                return r;
+            }
+            if (total < need && v.size > 0) {
+                if (used == 0) first_aligned = v.offset % complex_el == 0;
+                ++used;
+            }
+            total += v.size;
+        }
+        if (total < need) {
+            r.reason = side + " chunks hold " + std::to_string(total) + " bytes; the transform needs " +
+                       std::to_string(need);
+            return r;
+        }
+        if (used > 1 || !first_aligned || need > binding_limit(caps)) direct = false;
+    }
+    // The plan of the whole problem, or of a block of it.
+    FftDesc planned = desc;
+    uint64_t staging = 0;
+    if (!direct) {
+        const TransformExtent e = transform_extent(desc);
+        if (!e.packed) {
+            r.reason = "chunked arrays (or arrays over the storage-buffer range of " +
+                       std::to_string(caps.max_storage_buffer_range) +
+                       " bytes) need a packed layout, transforms one after another on both sides";
+            return r;
+        }
+        const uint64_t in_tx = e.in_elements * desc.input_element_bytes();
+        const uint64_t out_tx = e.out_elements * desc.output_element_bytes();
+        try {
+            r.transforms_per_block = block_transforms(caps, desc.batch(), std::max(in_tx, out_tx), "support");
+        } catch (const Error& ex) {
+            r.reason = ex.what();
+            return r;
+        }
+        r.blocks = true;
+        r.block_count = (desc.batch() + r.transforms_per_block - 1) / r.transforms_per_block;
+        planned.with_batch(r.transforms_per_block);
+        staging = r.transforms_per_block * (in_tx + out_tx);  // a block's input and output, at most
+    }
+    LogicalPlan lp;
+    try {
+        lp = plan(planned, caps, options);
+    } catch (const Error& e) {
+        r.reason = e.what();
+        return r;
+    }
+    r.summary = lp.summary();
+    r.passes = lp.passes.size();
+    for (const Pass& p : lp.passes) {
+        r.workgroup_size = std::max(r.workgroup_size, p.kernel.workgroup_size);
+        r.shared_bytes = std::max(r.shared_bytes, p.kernel.shared_bytes);
+    }
+    r.scratch_bytes = lp.scratch_bytes(Placement::out_of_place) + staging;
+    r.supported = true;
+    return r;
 }
 
 }  // namespace twiddle

@@ -1718,7 +1718,8 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
 
 LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
     if (desc.transform() != Transform::c2c)
-        throw UnsupportedError("plan_convolution: c2c problems only, not " + std::string(to_string(desc.transform())));
+        throw UnsupportedError("plan_convolution: c2c problems only, not " +
+                               std::string(to_string(desc.transform())));
     if (!desc.same_layouts())
         throw UnsupportedError("plan_convolution: the input and the output must be laid out alike");
     LogicalPlan p = plan(desc, caps, options);

@@ -59,7 +59,8 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, 
 Plan Plan::convolution(const Context& context, const FftDesc& desc, const Options& options,
                        const FftCallbacks& product) {
     if (product.store.empty())
-        throw Error("Plan::convolution: the product between the transforms is the store callback; it is empty");
+        throw Error(
+            "Plan::convolution: the product between the transforms is the store callback; it is empty");
     return Plan(context, plan_convolution(desc, context.caps(), options), product);
 }
 
@@ -92,8 +93,8 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
         // A convolution plan's store callback is its product (the kernel's twiddle_middle), not a
         // callback of its last stores.
         const bool last = i + 1 == p.logical.passes.size() && !p.logical.convolution;
-        const std::string glsl =
-            codegen::fuse_callbacks(codegen::generate_pass_kernel(k), desc.precision(), callbacks, i == 0, last);
+        const std::string glsl = codegen::fuse_callbacks(codegen::generate_pass_kernel(k), desc.precision(),
+                                                         callbacks, i == 0, last);
         p.kernels.emplace_back(*p.state, glsl, name, codegen::kPassBindings + (callbacks.operand ? 1 : 0),
                                push_bytes);
     }
@@ -193,11 +194,10 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
         throw Error("Plan::record: a convolution plan records with Direction::forward");
     // A convolution's result carries both directions' normalization, and its last pass stores the
     // conjugate of what it computed (LogicalPlan::convolution).
-    const double scale =
-        p.logical.convolution
-            ? scale_factor(desc.normalization(), Direction::forward, desc.length()) *
-                  scale_factor(desc.normalization(), Direction::inverse, desc.length())
-            : scale_factor(desc.normalization(), direction, desc.length());
+    const double scale = p.logical.convolution
+                             ? scale_factor(desc.normalization(), Direction::forward, desc.length()) *
+                                   scale_factor(desc.normalization(), Direction::inverse, desc.length())
+                             : scale_factor(desc.normalization(), direction, desc.length());
     const bool inverse = direction == Direction::inverse;
     const auto& routes = p.logical.routes(placement);
     const size_t count = p.logical.passes.size();
