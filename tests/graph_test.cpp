@@ -387,10 +387,13 @@ TEST_F(GraphTest, ConvolutionNodeMatchesItsSteps) {
         Options options;
         size_t passes;  // of the convolution node
         bool in_place = false;
+        bool own_glsl = false;  // the product as a GLSL store body, not FusedOps::multiply_store
     };
     const Case cases[] = {
         {FftDesc(256, 6), {}, 1},
         {FftDesc(256, 6), {}, 1, true},
+        {FftDesc(256, 6), {}, 1, false, true},
+        {FftDesc::nd({2, 96, 128}, {-2, -1}), Options{.max_pass_length = 128}, 3, false, true},
         {FftDesc(2048, 3), {}, 1},
         {FftDesc::nd({3, 24, 40}, {-2, -1}), {}, 0},
         {FftDesc::nd({2, 96, 128}, {-2, -1}), Options{.max_pass_length = 128}, 3},
@@ -421,8 +424,12 @@ TEST_F(GraphTest, ConvolutionNodeMatchesItsSteps) {
         }
         Graph g(ctx);
         const Resource rx = g.external(bx), rh = g.external(bh);
-        g.convolution(desc, rx, c.in_place ? rx : g.external(node_out),
-                      FusedOps::multiply_store(rh, precision, n), c.options);
+        FusedOps product = FusedOps::multiply_store(rh, precision, n);
+        if (c.own_glsl) {
+            product.callbacks.multiply = false;
+            product.callbacks.store = "return cmul(value, operand_at(index % " + std::to_string(n) + "u));";
+        }
+        g.convolution(desc, rx, c.in_place ? rx : g.external(node_out), product, c.options);
         const CompiledGraph run = g.compile();
         if (c.passes) {
             EXPECT_EQ(run.stats().nodes[0].passes, c.passes) << desc.length();

@@ -266,6 +266,12 @@ struct PassKernel {
     // plan's callbacks define), and the stages run again on those values, whose results the
     // stores write: the conjugate of the inverse transform, unnormalized.
     bool convolution = false;
+    // A convolution kernel's middle as a product by a complex operand array (binding 3, GLSL
+    // operand_at()): each X_k times operand_at(index mod convolution_period) (0: index), or its
+    // conjugate, the factors loaded with the tile before the first transform; false: twiddle_middle.
+    bool convolution_product = false;
+    uint32_t convolution_period = 0;
+    bool convolution_conjugate = false;
     // Real steps (fused or KernelKind::real): the points of the complex side's rows, m; X_k exists
     // for k < m only (FftDesc::spectrum_length). n / 2 + 1 unless band-limited.
     uint32_t spectrum_points = 0;

@@ -36,7 +36,16 @@ struct FftCallbacks {
     std::string store;
     bool operand = false;
     DataType operand_type = DataType::complex64;
-    bool empty() const { return load.empty() && store.empty(); }
+    // The store callback as a product by a complex operand, in place of a `store` body:
+    // value * operand_at(index mod multiply_period) (0: operand_at(index)), or by its conjugate
+    // where multiply_conjugate. A convolution kernel loads these factors with its tile, ahead of its
+    // first transform, so that their latency hides behind it.
+    bool multiply = false;
+    uint64_t multiply_period = 0;
+    bool multiply_conjugate = false;
+    bool empty() const { return load.empty() && store.empty() && !multiply; }
+    // The store callback's body: `store`, or the product's GLSL.
+    std::string store_body(Precision precision) const;
     bool operator==(const FftCallbacks&) const = default;
 };
 

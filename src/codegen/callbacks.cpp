@@ -41,8 +41,9 @@ void replace_once(std::string& s, const std::string& from, const std::string& to
 
 std::string fuse_callbacks(const std::string& glsl, Precision precision, const FftCallbacks& callbacks,
                            bool load, bool store) {
+    const std::string store_body = callbacks.store_body(precision);
     load = load && !callbacks.load.empty();
-    store = store && !callbacks.store.empty();
+    store = store && !store_body.empty();
     const std::string T(types(precision).complex);
     // A convolution kernel declares the product between its transforms: the store callback.
     const bool middle = glsl.find(T + " twiddle_middle(" + T + " value, uint index);") != std::string::npos;
@@ -102,9 +103,9 @@ std::string fuse_callbacks(const std::string& glsl, Precision precision, const F
         f += T + " twiddle_load(" + T + " value, uint index) {\n" + callbacks.load + "\n}\n";
         f += T + " src_load(uint i) { return twiddle_load(src_data[i], i - params.src_offset); }\n";
     }
-    if (middle) f += T + " twiddle_middle(" + T + " value, uint index) {\n" + callbacks.store + "\n}\n";
+    if (middle) f += T + " twiddle_middle(" + T + " value, uint index) {\n" + store_body + "\n}\n";
     if (store) {
-        f += T + " twiddle_store(" + T + " value, uint index) {\n" + callbacks.store + "\n}\n";
+        f += T + " twiddle_store(" + T + " value, uint index) {\n" + store_body + "\n}\n";
         f += "void dst_store(uint i, " + T +
              " v) { dst_data[i] = twiddle_store(v, i - params.dst_offset); }\n";
     }

@@ -729,6 +729,20 @@ std::string generate_pass_kernel(const PassKernel& k) {
     w.line(S > 1 ? "uint jj = t % " + u(S) + ";" : "uint jj = 0u;");
     w.line("uint dst_base = params.dst_offset + col_dst + " +
            strided("(t - jj) * " + u(R) + " + jj", k.dst_stride) + ";");
+    // A convolution's product factors, loaded ahead of the transform (PassKernel::convolution_product):
+    // one per output register, at the index its store would take.
+    if (k.convolution && k.convolution_product) {
+        for (uint32_t r = 0; r < store_count; ++r) {
+            const Slot sl = slot(last_radix, r);
+            std::string at = "dst_base - params.dst_offset + " + u(sl.offset * S * k.dst_stride) + " + i * " +
+                             u(S * k.dst_stride);
+            if (k.convolution_period) at = "(" + at + ") % " + u(k.convolution_period);
+            w.line(C + " hv" + std::to_string(r) + " = live" + (sl.guard.empty() ? "" : " && " + sl.guard) +
+                   " ? operand_at(" + at + ") : " + C + "(0);");
+            if (k.convolution_conjugate)
+                w.line("hv" + std::to_string(r) + ".y = -hv" + std::to_string(r) + ".y;");
+        }
+    }
     if (staged) emit_tile_extent("tile", "");
 
     // A fused split takes each column's pairs in the column's own invocations, or spreads the
@@ -950,7 +964,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
         // conjugated, is point k of the second transform.
         const uint32_t step = S * k.dst_stride;
         // Columns past the end (live false) call nothing: the index would be past the operand's.
+        uint32_t reg = 0;  // transform_again visits the output registers in order
         transform_again("c", [&](const std::string& x, const Slot& sl) {
+            if (k.convolution_product)
+                return "cmul(" + x + ", hv" + std::to_string(reg++) + ") * " + C + "(1, -1)";
             return "(live ? twiddle_middle(" + x + ", dst_base - params.dst_offset + " + u(sl.offset * step) +
                    " + i * " + u(step) + ") : " + x + ") * " + C + "(1, -1)";
         });

@@ -302,11 +302,10 @@ FusedOps FusedOps::multiply_store(const ChunkedView& operand, Precision precisio
                                   bool conjugate) {
     if (period > 0xffffffffull)
         throw Error("FusedOps::multiply_store: period must be below 2^32, got " + std::to_string(period));
-    const std::string T = precision == Precision::f32 ? "vec2" : "dvec2";
-    const std::string at = period ? "index % " + std::to_string(period) + "u" : "index";
     FusedOps f;
-    f.callbacks.store =
-        "return cmul(value, operand_at(" + at + ")" + (conjugate ? " * " + T + "(1, -1)" : "") + ");";
+    f.callbacks.multiply = true;
+    f.callbacks.multiply_period = period;
+    f.callbacks.multiply_conjugate = conjugate;
     f.callbacks.operand = true;
     f.callbacks.operand_type = complex_type(precision);
     f.operand = operand;
@@ -849,7 +848,7 @@ void Compiler::check_convolution(size_t i) {
     if (desc.transform() == Transform::c2r)
         throw Error(name(i) +
                     ": takes the forward problem, c2c or r2c (its inverse follows from it), not c2r");
-    if (n.fused.callbacks.store.empty())
+    if (n.fused.callbacks.store.empty() && !n.fused.callbacks.multiply)
         throw Error(name(i) +
                     ": the product between the transforms is the FusedOps' store callback; it is empty");
     if (n.fused.callbacks.operand != n.fused.operand.has_value())

@@ -56,12 +56,31 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
 Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks)
     : Plan(context, plan(desc, context.caps(), options), callbacks) {}
 
+std::string FftCallbacks::store_body(Precision precision) const {
+    if (!multiply) return store;
+    const std::string T = precision == Precision::f32 ? "vec2" : "dvec2";
+    const std::string at = multiply_period ? "index % " + std::to_string(multiply_period) + "u" : "index";
+    return "return cmul(value, operand_at(" + at + ")" + (multiply_conjugate ? " * " + T + "(1, -1)" : "") +
+           ");";
+}
+
 Plan Plan::convolution(const Context& context, const FftDesc& desc, const Options& options,
                        const FftCallbacks& product) {
-    if (product.store.empty())
+    if (product.store.empty() && !product.multiply)
         throw Error(
             "Plan::convolution: the product between the transforms is the store callback; it is empty");
-    return Plan(context, plan_convolution(desc, context.caps(), options), product);
+    LogicalPlan logical = plan_convolution(desc, context.caps(), options);
+    if (product.multiply) {
+        // The factors load with the tile, ahead of the first transform.
+        for (Pass& pass : logical.passes) {
+            PassKernel& k = pass.kernel;
+            if (!k.convolution) continue;
+            k.convolution_product = true;
+            k.convolution_period = static_cast<uint32_t>(product.multiply_period);
+            k.convolution_conjugate = product.multiply_conjugate;
+        }
+    }
+    return Plan(context, std::move(logical), product);
 }
 
 Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks)
@@ -72,7 +91,13 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
     if (!callbacks.load.empty() && desc.transform() == Transform::r2c)
         throw Error(
             "FftCallbacks.load: the input of an r2c transform is real; callbacks take complex values");
-    if (!callbacks.store.empty() && desc.transform() == Transform::c2r)
+    if (callbacks.multiply &&
+        !(callbacks.store.empty() && callbacks.operand && is_complex(callbacks.operand_type) &&
+          callbacks.multiply_period <= 0xffffffffull))
+        throw Error(
+            "FftCallbacks.multiply: a product by a complex operand (operand true, complex operand_type), "
+            "with no store body and a period below 2^32");
+    if ((!callbacks.store.empty() || callbacks.multiply) && desc.transform() == Transform::c2r)
         throw Error(
             "FftCallbacks.store: the output of a c2r transform is real; callbacks take complex values");
     if (callbacks.operand && precision_of(callbacks.operand_type) != desc.precision())
