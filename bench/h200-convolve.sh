@@ -7,12 +7,7 @@
 # CASES=4096,8192 and SHAPES=1024x1024 choose the transforms (default: issue 5's 4096 and 1024x1024).
 set -euo pipefail
 out=${1:?usage: h200-convolve.sh OUTDIR}
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
-  if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; break; fi
-done
-export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
+source bench/h200-env.sh
 cases=${CASES:-4096}
 shapes=${SHAPES:-1024x1024}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"

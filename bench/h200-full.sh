@@ -10,7 +10,7 @@ mkdir -p "$out/f32" "$out/f64"
 CASES=$P,100,1000,1536,4095,10007,1000000,17,37,97,101,401,4001,1009,65537,999983 \
   SHAPES=256x256,512x512,1024x1024,2048x2048,4096x4096,16x16x16,32x32x32,64x64x64,128x128x128,256x256x256,97x97 \
   bash bench/h200-sweep.sh "$out/f32" > "$out/f32/log" 2>&1
-export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
+source bench/h200-env.sh  # again for this shell (h200-sweep.sh ran in its own)
 .h200/twiddle bench --f64 --n 1024,4096,65536,262144,1048576,100,1000,4095,97,401,10007 --shapes 512x512 --out "$out/f64/twiddle.csv" > "$out/f64/twiddle.txt" 2>&1
 .h200/cufft_bench --z2z --cases 1024,4096,65536,262144,1048576,100,1000,4095,97,401,10007 --shapes 512x512 --out "$out/f64/cufft.csv" > "$out/f64/cufft.txt" 2>&1
 python3 bench/compare.py "$out/f64/twiddle.csv" "$out/f64/cufft.csv" > "$out/f64/compare.md"

@@ -6,11 +6,7 @@
 # .deb in .gl/; OUT is an existing directory. Results: bench/RESULTS.md, ninth run.
 set -u
 OUT=$1
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
-  if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; break; fi
-done
-export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
+source bench/h200-env.sh
 C=1024x2048x1023,4096x8192x4095
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/gpu.txt 2>&1
 for F in 1 8; do

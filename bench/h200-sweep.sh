@@ -8,13 +8,7 @@
 set -euo pipefail
 out=${1:?usage: h200-sweep.sh OUTDIR [twiddle bench args]}
 shift
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-# NVIDIA's ICD manifest is not where the loader looks by default on that machine.
-for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
-  if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; break; fi
-done
-export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
+source bench/h200-env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 .h200/twiddle info > "$out/info.json"
 .h200/twiddle bench --out "$out/twiddle.csv" ${CASES:+--n "$CASES"} ${SHAPES:+--shapes "$SHAPES"} ${REAL:+--real} "$@" | tee "$out/twiddle.txt"

@@ -397,24 +397,30 @@ Node Graph::fftshift(const ChunkedView& in, const ChunkedView& out, const std::v
     return impl_->add(std::move(s));
 }
 
-Node Graph::zero_pad(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
-                     const std::vector<uint64_t>& out_shape, DataType type) {
-    NodeSpec s(NodeKind::zero_pad, in, out);
+namespace {
+
+// A zero_pad or crop node: the layout kernel with no shift (codegen::LayoutKernel).
+NodeSpec resize_node(NodeKind kind, const ChunkedView& in, const ChunkedView& out,
+                     const std::vector<uint64_t>& in_shape, const std::vector<uint64_t>& out_shape,
+                     DataType type) {
+    NodeSpec s(kind, in, out);
     s.type = s.out_type = type;
     s.layout.in_shape = in_shape;
     s.layout.out_shape = out_shape;
     s.layout.shift.assign(out_shape.size(), 0);
-    return impl_->add(std::move(s));
+    return s;
+}
+
+}  // namespace
+
+Node Graph::zero_pad(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
+                     const std::vector<uint64_t>& out_shape, DataType type) {
+    return impl_->add(resize_node(NodeKind::zero_pad, in, out, in_shape, out_shape, type));
 }
 
 Node Graph::crop(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
                  const std::vector<uint64_t>& out_shape, DataType type) {
-    NodeSpec s(NodeKind::crop, in, out);
-    s.type = s.out_type = type;
-    s.layout.in_shape = in_shape;
-    s.layout.out_shape = out_shape;
-    s.layout.shift.assign(out_shape.size(), 0);
-    return impl_->add(std::move(s));
+    return impl_->add(resize_node(NodeKind::crop, in, out, in_shape, out_shape, type));
 }
 
 namespace {

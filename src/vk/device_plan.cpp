@@ -189,20 +189,6 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
         throw Error("Plan::record: an operand for a plan whose callbacks read none");
     }
 
-    if (p.callbacks.operand) {
-        const uint32_t operand_element = data_type_bytes(p.callbacks.operand_type);
-        vk::check_view(s, "Plan::record: operand", operand, std::max<uint64_t>(operand.size, operand_element),
-                       operand_element);
-        if (operand.offset % std::max<uint64_t>(1, s.caps.min_storage_buffer_offset_alignment) != 0)
-            throw Error("Plan::record: operand offset " + std::to_string(operand.offset) +
-                        " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
-                        std::to_string(s.caps.min_storage_buffer_offset_alignment));
-        if (vk::overlap(operand, operand.size, out, desc.output_bytes()))
-            throw Error("Plan::record: the operand overlaps the output");
-    } else if (!operand.empty()) {
-        throw Error("Plan::record: an operand for a plan whose callbacks read none");
-    }
-
     // In place, one range holds both sides (of different extents for real transforms); the
     // passes read and write it through the output's binding.
     const uint64_t out_range = placement == Placement::in_place
