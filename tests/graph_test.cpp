@@ -74,7 +74,9 @@ TEST_F(GraphTest, ConvolutionInOneSubmission) {
     size_t passes = 0;
     for (const auto& node : st.nodes) passes += node.passes;
     EXPECT_EQ(st.dispatches, passes);
-    EXPECT_EQ(st.barriers, 2 + (passes - 4));  // between levels, and inside multi-pass plans
+    // Between levels, inside multi-pass plans, and one first against an earlier recording's use of
+    // the transients.
+    EXPECT_EQ(st.barriers, 3 + (passes - 4));
     EXPECT_EQ(st.nodes[2].kind, "multiply");
     EXPECT_EQ(st.nodes[2].bytes_read, 2 * desc.bytes());
     EXPECT_EQ(st.nodes[2].bytes_written, desc.bytes());
@@ -545,6 +547,14 @@ TEST_F(GraphTest, FusedOperationsRefused) {
     FusedOps missing = FusedOps::multiply_store(View{Resource{}, 0, 512}, Precision::f32);
     missing.operand.reset();
     refused(FftDesc(64), missing, whole);
+    // An operand shorter than the product reads (64 points, or a period of 64), or than a window's
+    // period; an operand view for callbacks that read none.
+    refused(FftDesc(64), FusedOps::multiply_store(View{Resource{}, 0, 256}, Precision::f32), whole);
+    refused(FftDesc(64), FusedOps::multiply_store(View{Resource{}, 0, 256}, Precision::f32, 64), whole);
+    refused(FftDesc(64), FusedOps::window_load(View{Resource{}, 0, 128}, Precision::f32, 64), whole);
+    FusedOps unread;
+    unread.operand = View{Resource{}, 0, 512};
+    refused(FftDesc(64), unread, whole);
 }
 
 // numpy.fft.fftshift and ifftshift of an n-D array, by the definition.
@@ -887,6 +897,25 @@ TEST_F(GraphTest, CompileRefusesBadNodes) {
     });
     refused([](Graph& g, Resource ra, Resource rb) { g.fft(FftDesc::r2c(64), ra, rb, Direction::inverse); });
     refused([](Graph& g, Resource ra, Resource) { g.fft(FftDesc::r2c(64, 2), ra, ra, Direction::forward); });
+    // In place with an output view too short for both sides (c2r padded: the reals need more).
+    refused([](Graph& g, Resource ra, Resource) {
+        const FftDesc c2r = FftDesc::c2r(62, 4, RealLayout::padded);
+        g.fft(c2r, View{ra, 0, c2r.input_bytes()}, View{ra, 0, c2r.output_bytes() - 8}, Direction::inverse);
+    });
+    // Chunked: in place between different layouts; an output layout with gaps.
+    refused([](Graph& g, Resource ra, Resource) {
+        const FftDesc d = FftDesc::guru({Dim{16, 1, 2}}, {Dim{4, 16, 31}});
+        const std::vector<View> chunks{View{ra, 0, 1024}, View{ra, 1024, 1024}};  // both sides fit
+        g.fft(d, chunks, chunks, Direction::forward);
+    });
+    refused([](Graph& g, Resource ra, Resource rb) {
+        const FftDesc d = FftDesc::guru({Dim{16, 1, 2}}, {Dim{4, 16, 31}});
+        g.fft(d, std::vector<View>{View{ra, 0, 256}, View{ra, 256, 256}}, rb, Direction::forward);
+    });
+    // A shape of more elements than 64 bits count.
+    refused([](Graph& g, Resource ra, Resource rb) {
+        g.zero_pad(ra, rb, {4, 4}, {uint64_t(1) << 40, uint64_t(1) << 40}, DataType::float32);
+    });
     // Layout nodes: padding that shrinks, cropping that grows, shapes of different ranks.
     refused([](Graph& g, Resource ra, Resource rb) {
         g.zero_pad(ra, rb, {4, 4}, {4, 3}, DataType::float32);

@@ -26,9 +26,11 @@
 // anywhere on element boundaries (also inside one transform), may be empty, start at any offset
 // aligned to the element, and hold spare capacity past the array's end; the chunks of a node's
 // input and output need not match. Only the array's own elements are read or written: output tails
-// stay unchanged. A plain view larger than the device's maxStorageBufferRange is split into chunks
-// by itself. FFT nodes run chunked arrays in blocks of whole transforms through bounded scratch
-// (graph-owned, reused from block to block), binding chunks directly where a block lies in one.
+// stay unchanged. FFT and elementwise nodes also take a plain view larger than the device's
+// maxStorageBufferRange as chunks by themselves: FFT nodes run chunked arrays in blocks of whole
+// transforms through bounded scratch (graph-owned, reused from block to block), binding chunks
+// directly where a block lies in one, for packed layouts whose output has no gaps. Layout nodes,
+// periodic operands, fused operations and convolutions need arrays within the range.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -115,6 +117,9 @@ struct MultiplyOptions {
 struct FusedOps {
     FftCallbacks callbacks;
     std::optional<ChunkedView> operand;
+    // The operand's elements the callbacks read at least, checked by compile() (a product checks
+    // its own: its period, or every point of the spectrum). Set it for GLSL bodies of your own.
+    uint64_t operand_elements = 0;
 
     // Stores X_k * operand[k mod period] (period 0: operand[k]; or by the operand's conjugate):
     // the product of a convolution (or a correlation) fused into the forward transform, the
@@ -238,8 +243,9 @@ public:
     CompiledGraph& operator=(CompiledGraph&&) noexcept;
     ~CompiledGraph();
 
-    // Appends every node's dispatches, with barriers where dependencies need them, to `cmd`;
-    // never submits. The caller orders its earlier writes of external buffers before
+    // Appends every node's dispatches, with barriers where dependencies need them (and one first,
+    // where the graph has transient memory, against an earlier recording of it), to `cmd`; never
+    // submits. The caller orders its earlier writes of external buffers before
     // compute-shader reads, and its later uses after compute-shader writes (as Plan::record).
     void record(VkCommandBuffer cmd) const;
     // Records into a one-time command buffer, submits and waits.

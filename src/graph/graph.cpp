@@ -91,9 +91,13 @@ struct NodeSpec {
         : kind(k), in(std::move(i)), out(std::move(o)) {}
 };
 
+// The elements of a shape; throws twiddle::Error where the count overflows 64 bits.
 uint64_t product(const std::vector<uint64_t>& shape) {
     uint64_t p = 1;
-    for (uint64_t n : shape) p *= n;
+    for (uint64_t n : shape) {
+        if (n != 0 && p > ~uint64_t(0) / n) throw Error("Graph: a shape of more than 2^64 elements");
+        p *= n;
+    }
     return p;
 }
 
@@ -103,12 +107,15 @@ struct TransformExtent {
     uint64_t in_elements;
     uint64_t out_elements;
     bool packed;
+    bool dense_output;  // every element of a transform's output extent is one of its points
 };
 
 TransformExtent transform_extent(const FftDesc& desc) {
     FftDesc one = desc;
     one.with_batch(1);
-    TransformExtent e{one.input_elements(), one.output_elements(), true};
+    uint64_t points = 1;
+    for (const Dim& d : one.output_dims()) points *= d.n;
+    TransformExtent e{one.input_elements(), one.output_elements(), true, points == one.output_elements()};
     std::vector<Dim> batch = desc.batch_dims();
     std::sort(batch.begin(), batch.end(),
               [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
@@ -317,6 +324,7 @@ FusedOps FusedOps::window_load(const ChunkedView& window, Precision precision, u
         throw Error("FusedOps::window_load: period must be in [1, 2^32 - 1], got " + std::to_string(period));
     FusedOps f;
     f.callbacks.load = "return value * operand_at(index % " + std::to_string(period) + "u);";
+    f.operand_elements = period;
     f.callbacks.operand = true;
     f.callbacks.operand_type = real_type(precision);
     f.operand = window;
@@ -556,7 +564,7 @@ private:
     void check_node(size_t i);
     void check_fft(size_t i);
     void check_convolution(size_t i);
-    void check_fused_operand(size_t i);
+    void check_fused_operand(size_t i, uint64_t spectrum_elements);
     void order();
     void place_transients();
     void lower(size_t i);
@@ -730,17 +738,11 @@ void Compiler::check_fft(size_t i) {
     l.direct = bindable(in_used) && bindable(out_used);
     l.extent = transform_extent(desc);
     const FusedOps& fused = n.fused;
-    if (!fused.callbacks.empty() || fused.callbacks.operand) {
-        if (!l.direct)
-            throw UnsupportedError(name(i) +
-                                   ": fused operations need the input and the output each in one chunk, "
-                                   "starting on a complex element, within the storage-buffer range");
-        if (fused.callbacks.operand != fused.operand.has_value())
-            throw Error(name(i) + (fused.operand
-                                       ? ": an operand view for callbacks that read none"
-                                       : ": the callbacks read an operand, but no operand view is given"));
-    }
-    check_fused_operand(i);
+    if ((!fused.callbacks.empty() || fused.callbacks.operand || fused.operand) && !l.direct)
+        throw UnsupportedError(name(i) +
+                               ": fused operations need the input and the output each in one chunk, "
+                               "starting on a complex element, within the storage-buffer range");
+    check_fused_operand(i, desc.output_elements());
     if (l.direct) {
         if (overlapping) {
             const Piece a = in_used[0].second, b = out_used[0].second;
@@ -752,7 +754,8 @@ void Compiler::check_fft(size_t i) {
                             "out alike; this problem's differ");
             // One range holds both sides, of different extents for real transforms.
             const uint64_t both = std::max(l.in.bytes, l.out.bytes);
-            if (l.in.ends.back() < both || l.in.pieces(0, both).size() != 1)
+            if (l.in.ends.back() < both || l.in.pieces(0, both).size() != 1 || l.out.ends.back() < both ||
+                l.out.pieces(0, both).size() != 1)
                 throw Error(name(i) + ": in place, one chunk must hold both sides' " + std::to_string(both) +
                             " bytes");
             l.in.bytes = l.out.bytes = both;
@@ -771,9 +774,14 @@ void Compiler::check_fft(size_t i) {
                 name(i) +
                 ": chunked arrays (or arrays over the storage-buffer range) need a packed "
                 "layout, transforms one after another on both sides; this problem's is not");
+        if (!l.extent.dense_output)
+            throw UnsupportedError(
+                name(i) +
+                ": chunked arrays (or arrays over the storage-buffer range) need an output "
+                "layout without gaps: blocks are scattered back whole");
         if (overlapping) {
             // In place over chunks: each block goes through scratch and back.
-            if (desc.transform() != Transform::c2c || l.in.chunks != l.out.chunks)
+            if (desc.transform() != Transform::c2c || !desc.same_layouts() || l.in.chunks != l.out.chunks)
                 throw Error(name(i) +
                             ": the output overlaps the input other than as the same chunks of a c2c "
                             "transform");
@@ -820,11 +828,17 @@ void Compiler::check_fft(size_t i) {
         if (t) l.accesses.push_back(Access{Piece{*t, 0, resources_[*t].size}, true});
 }
 
-// The array a node's fused callbacks read: one chunk within the binding range, at an offset the
-// storage-buffer alignment allows, not overlapping the output.
-void Compiler::check_fused_operand(size_t i) {
+// The array a node's fused callbacks read: given exactly when they read one; one chunk within the
+// binding range, at an offset the storage-buffer alignment allows, not overlapping the output, and
+// holding what the product reads (its period, or every point of the `spectrum_elements` it
+// multiplies) and FusedOps::operand_elements.
+void Compiler::check_fused_operand(size_t i, uint64_t spectrum_elements) {
     const FusedOps& fused = g_.nodes[i].fused;
     Lowered& l = lowered_[i];
+    if (fused.callbacks.operand != fused.operand.has_value())
+        throw Error(name(i) + (fused.operand
+                                   ? ": an operand view for callbacks that read none"
+                                   : ": the callbacks read an operand, but no operand view is given"));
     if (fused.operand) {
         const uint32_t el = data_type_bytes(fused.callbacks.operand_type);
         Array op = resolve(i, "operand", *fused.operand, el, 0);
@@ -838,6 +852,13 @@ void Compiler::check_fused_operand(size_t i) {
                         " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
                         std::to_string(align));
         op.bytes = op.ends.back();
+        uint64_t need = fused.operand_elements;
+        if (fused.callbacks.multiply)
+            need = std::max(
+                need, fused.callbacks.multiply_period ? fused.callbacks.multiply_period : spectrum_elements);
+        if (op.bytes < need * el)
+            throw Error(name(i) + ": the fused operand holds " + std::to_string(op.bytes / el) +
+                        " elements; the callbacks read " + std::to_string(need));
         if (any_overlap(op, l.out)) throw Error(name(i) + ": the output overlaps the fused operand");
         l.fused_operand = chunks[0].second;
         l.stats.bytes_read += op.bytes;
@@ -857,10 +878,6 @@ void Compiler::check_convolution(size_t i) {
     if (n.fused.callbacks.store.empty() && !n.fused.callbacks.multiply)
         throw Error(name(i) +
                     ": the product between the transforms is the FusedOps' store callback; it is empty");
-    if (n.fused.callbacks.operand != n.fused.operand.has_value())
-        throw Error(name(i) + (n.fused.operand
-                                   ? ": an operand view for callbacks that read none"
-                                   : ": the callbacks read an operand, but no operand view is given"));
     const FftDesc inverse = inverse_of(desc);
     const uint32_t complex_el = complex_bytes(desc.precision());
     l.in = resolve(i, "input", n.in, desc.input_element_bytes(), desc.input_bytes());
@@ -888,7 +905,7 @@ void Compiler::check_convolution(size_t i) {
         l.in.bytes = l.out.bytes = both;
         l.in_place = true;
     }
-    check_fused_operand(i);
+    check_fused_operand(i, desc.output_elements());
     const Placement placement = l.in_place ? Placement::in_place : Placement::out_of_place;
     bool one_plan = true;
     try {
@@ -1209,7 +1226,7 @@ void Compiler::lower_fft(size_t i) {
 void Compiler::count() {
     GraphStats& st = out_.stats;
     st.levels = out_.levels.size();
-    st.barriers = st.levels ? st.levels - 1 : 0;
+    st.barriers = (st.levels ? st.levels - 1 : 0) + (out_.transient_memory ? 1 : 0);
     for (size_t i = 0; i < lowered_.size(); ++i) {
         st.nodes.push_back(lowered_[i].stats);
         for (const Command& c : out_.commands[i]) {
@@ -1309,6 +1326,9 @@ CompiledGraph::~CompiledGraph() = default;
 void CompiledGraph::record(VkCommandBuffer cmd) const {
     if (cmd == VK_NULL_HANDLE) throw Error("CompiledGraph::record: command buffer is null");
     const Impl& g = *impl_;
+    // Transient memory may still be in use by an earlier recording of this graph in the same
+    // command buffer or queue: its first writes wait for that.
+    if (g.transient_memory) vk::record_compute_barrier(cmd);
     for (size_t level = 0; level < g.levels.size(); ++level) {
         if (level > 0) vk::record_compute_barrier(cmd);
         for (uint32_t node : g.levels[level])
@@ -1395,10 +1415,11 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
     uint64_t staging = 0;
     if (!direct) {
         const TransformExtent e = transform_extent(desc);
-        if (!e.packed) {
+        if (!e.packed || !e.dense_output) {
             r.reason = "chunked arrays (or arrays over the storage-buffer range of " +
                        std::to_string(caps.max_storage_buffer_range) +
-                       " bytes) need a packed layout, transforms one after another on both sides";
+                       " bytes) need a packed layout, transforms one after another on both sides, and an "
+                       "output without gaps";
             return r;
         }
         const uint64_t in_tx = e.in_elements * desc.input_element_bytes();
