@@ -195,12 +195,6 @@ struct Array {
         return out;
     }
     std::vector<std::pair<uint64_t, Piece>> used() const { return pieces(0, bytes); }
-    // The same bytes seen as elements of another size.
-    Array as_elements(uint32_t size) const {
-        Array a = *this;
-        a.element = size;
-        return a;
-    }
 };
 
 // What a compiled node records.
