@@ -11,41 +11,17 @@
 #include <sstream>
 #include <type_traits>
 
-#include "codegen/pass_kernel.hpp"
+#include "bench.hpp"
 #include "commands.hpp"
 #include "cpu/reference.hpp"
-#include "file_io.hpp"
+#include "peers/peer.hpp"
 #include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
-#include "vk/compute_kernel.hpp"
-#include "vk/context_state.hpp"
 #include "vk/memory.hpp"
 
 namespace twiddle::cli {
 
 namespace {
-
-struct BenchArgs {
-    bool quick = false;
-    uint32_t total_log2 = 26;  // complex values per case
-    uint32_t min_log2 = 3, max_log2 = 24;
-    std::vector<uint64_t> lengths;    // overrides the sweep
-    std::vector<std::string> shapes;  // multi-dimensional cases, transformed over every axis
-    uint32_t reps = 20;
-    double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
-    bool f64 = false;
-    bool real = false;  // r2c (numpy rfftn over every axis) instead of complex transforms
-    bool kernel_stats = false;
-    std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
-    Options options;
-    std::string strategy = "auto";
-    std::string out;
-    // Spherical-harmonic Fourier stages instead of the transforms: NLATxNPHIxMMAX each.
-    std::vector<std::string> sht;
-    uint64_t fields = 1;
-    // Convolutions instead: the shape of one transform each, batched to 2^total values.
-    std::vector<std::string> convolve;
-};
 
 // One way of running one convolution case: a forward transform, the product with one filter
 // spectrum for every transform, the inverse transform.
@@ -75,164 +51,37 @@ struct Row {
     std::string status;  // "ok", or why the case was not timed
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
-// Runs `record` back to back for at least `seconds` of wall time. GPUs lower their clocks while
-// the host works between cases and raise them again only under sustained load: without this the
-// first case of a sweep ran at full clock and the rest several times slower.
-void warm_up(const Context& ctx, double seconds, const std::function<void(VkCommandBuffer)>& record) {
-    using clock = std::chrono::steady_clock;
-    const auto start = clock::now();
-    uint32_t batch = 1;
-    while (std::chrono::duration<double>(clock::now() - start).count() < seconds) {
-        const auto t0 = clock::now();
-        ctx.submit([&](VkCommandBuffer cmd) {
-            for (uint32_t i = 0; i < batch; ++i) {
-                vk::record_full_barrier(cmd);
-                record(cmd);
-            }
-        });
-        if (std::chrono::duration<double>(clock::now() - t0).count() < 0.02 && batch < 4096) batch *= 2;
-    }
-}
-
-// Times `record` reps times in one submission, with a barrier before each interval, after a
-// warm-up, and returns the median milliseconds.
-double time_median(const Context& ctx, uint32_t reps, const std::function<void(VkCommandBuffer)>& record) {
-    warm_up(ctx, 1.0, record);
-    GpuTimer timer(ctx, reps);
-    ctx.submit([&](VkCommandBuffer cmd) {
-        timer.reset(cmd);
-        for (uint32_t r = 0; r < reps; ++r) {
-            vk::record_full_barrier(cmd);
-            timer.begin(cmd, r);
-            record(cmd);
-            timer.end(cmd, r);
-        }
-    });
-    return median(timer.read_ms());
-}
-
-// Bandwidth of a plain copy of `bytes` (read + written), the yardstick of every case.
-double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, uint32_t shared_bytes = 0) {
-    constexpr uint32_t kWorkgroup = 256;
-    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup, shared_bytes), "copy", 2,
-                           4);
-    Buffer src(ctx, bytes), dst(ctx, bytes);
-    src.fill(0x3f800000u);
-    const uint32_t words = static_cast<uint32_t>(bytes / 16);
-    const VkDescriptorBufferInfo buffers[] = {{src.handle(), 0, bytes}, {dst.handle(), 0, bytes}};
-    std::vector<uint8_t> push(4);
-    std::memcpy(push.data(), &words, 4);
-    const double ms = time_median(ctx, reps, [&](VkCommandBuffer cmd) {
-        copy.dispatch(cmd, buffers, push, (words + kWorkgroup - 1) / kWorkgroup);
-    });
-    return 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
-}
-
-// The buffers every case uses: allocated once, for the largest case, so that cases do not churn
-// device memory between them. Scratch grows when a case needs more (Bluestein's takes two
-// arrays 2 to 4 times longer than its data).
-struct Buffers {
-    Buffer in, out;
-    std::optional<Buffer> scratch;
-    Buffers(const Context& ctx, uint64_t bytes)
-        : in(ctx, bytes), out(ctx, bytes), scratch(std::in_place, ctx, bytes) {}
-    const Buffer& scratch_of(const Context& ctx, uint64_t bytes) {
-        if (bytes > scratch->size()) {
-            scratch.reset();
-            scratch.emplace(ctx, bytes);
-        }
-        return *scratch;
-    }
-};
-
 // One case in precision T (float or double): `batch` arrays of `shape`, one after another,
 // each transformed over all of its axes (complex to complex, or with --real real to half
 // spectrum). GB/s counts the bytes of the input and of the output once.
-template <typename T>
-Row run_case(const Context& ctx, Buffers& buffers, const std::vector<uint64_t>& shape, const BenchArgs& a,
-             double copy) {
+// One case on twiddle's plan, gated on its accuracy against the long-double reference, then
+// timed. GB/s counts the bytes of the input and of the output once.
+Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const BenchArgs& a, double copy) {
     Row row;
-    row.shape = shape;
-    row.n = 1;
-    for (uint64_t e : shape) row.n *= e;
-    const uint64_t n = row.n;
-    row.batch = std::max<uint64_t>(1, (uint64_t(1) << a.total_log2) / n);
-    const Precision precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
-    // The arrays of a case, and of `count` of them, as one batched problem.
-    auto problem = [&](uint64_t count) {
-        std::vector<uint64_t> full{count};
-        std::vector<int> axes;
-        for (uint64_t e : shape) {
-            axes.push_back(static_cast<int>(full.size()));
-            full.push_back(e);
-        }
-        return (a.real ? FftDesc::r2c_nd(full, axes) : FftDesc::nd(full, axes)).with_precision(precision);
-    };
-    const Plan plan(ctx, problem(row.batch), a.options);
-    row.passes = plan.passes();
+    row.shape = c.shape;
+    row.n = c.n;
+    row.batch = c.batch;
+    const CaseData data(c);
+    peer.prepare(c, data);
+    row.passes = peer.plan().passes();
     if (a.kernel_stats) {
-        const auto stats = plan.kernel_statistics();
+        const auto stats = peer.plan().kernel_statistics();
         for (size_t p = 0; p < stats.size(); ++p) {
-            std::printf("N=%llu pass %zu:", static_cast<unsigned long long>(n), p);
+            std::printf("N=%llu pass %zu:", static_cast<unsigned long long>(c.n), p);
             for (const auto& [name, value] : stats[p]) std::printf(" [%s: %s]", name.c_str(), value.c_str());
             std::printf("\n");
         }
     }
-    const uint64_t in_bytes = plan.desc().input_bytes(), out_bytes = plan.desc().output_bytes();
-    if (std::max(in_bytes, out_bytes) > buffers.in.size())
-        throw UnsupportedError("case larger than the benchmark's buffers");
-    Buffer& in = buffers.in;
-    const BufferView in_view = in.view(0, in_bytes), out_view = buffers.out.view(0, out_bytes);
-    const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
-    const BufferView scratch_view =
-        scratch_bytes ? buffers.scratch_of(ctx, scratch_bytes).view(0, scratch_bytes) : BufferView{};
-
-    // Random input; accuracy on the first and the last rows (at most 2^15 values each) against
-    // the reference, so that the first and the last workgroups are both checked.
-    // Random rows, repeated after an odd number of rows (about 2^20 values), so that no
-    // power-of-two stride between tiles meets equal data: drawing all 2^26 values took longer
-    // than timing a case.
-    // Words of T: one per real, two per complex value. A real array's values pair up into the
-    // complex values the reference reads (cpu::buffer_slots).
-    const uint64_t in_words = in_bytes / sizeof(T) / row.batch, out_words = out_bytes / sizeof(T) / row.batch;
-    std::mt19937 gen(static_cast<uint32_t>(n));
-    std::uniform_real_distribution<float> dist(-1, 1);  // float values in both precisions
-    std::vector<T> x(in_words * row.batch);
-    const size_t fresh =
-        std::min<size_t>(x.size(), in_words * (std::max<size_t>(1, (size_t(1) << 21) / in_words) | 1));
-    for (size_t k = 0; k < fresh; ++k) x[k] = dist(gen);
-    for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
-    in.upload(x.data(), in_bytes);
-    const uint64_t rows = std::clamp<uint64_t>((uint64_t(1) << 15) / n, 1, row.batch);
-    const uint64_t last = row.batch - rows;  // the first of the last rows
-    std::vector<T> sample(x.begin(), x.begin() + long(rows * in_words));
-    sample.insert(sample.end(), x.begin() + long(last * in_words), x.end());
-    std::vector<std::complex<double>> sample_values(sample.size() / 2), want(rows * out_words);
-    for (size_t k = 0; k < sample_values.size(); ++k) sample_values[k] = {sample[2 * k], sample[2 * k + 1]};
-    cpu::reference_nd(sample_values, want, problem(2 * rows), Direction::forward);
-    ctx.submit([&](VkCommandBuffer cmd) {
-        vk::record_full_barrier(cmd);
-        plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
-        vk::record_full_barrier(cmd);
-    });
-    std::vector<std::complex<T>> got(rows * out_words);
-    const uint64_t half = rows * out_words / 2 * sizeof got[0];
-    buffers.out.download(got.data(), half);
-    buffers.out.download(got.data() + rows * out_words / 2, half, last * out_words * sizeof(T));
-    row.rel_l2 = cpu::relative_l2(got, want);
+    const uint64_t in_bytes = c.input_bytes(), out_bytes = c.output_bytes();
+    buffers.in.upload(data.input(), in_bytes);
+    peer.run();
+    row.rel_l2 =
+        data.check([&](void* dst, uint64_t offset, uint64_t bytes) { peer.read_output(dst, offset, bytes); });
     if (!(row.rel_l2 <= a.max_error)) {
         row.status = "failed: error over bound";
         return row;
     }
-    row.ms = time_median(ctx, a.reps, [&](VkCommandBuffer cmd) {
-        plan.record(cmd, in_view, out_view, scratch_view, Direction::forward);
-    });
+    row.ms = peer.time_ms(a.reps, a.warm_up);
     row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
     row.copy_fraction = row.gbps / copy;
     row.status = "ok";
@@ -326,7 +175,7 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
         if (!(row.rel_l2 <= a.max_error)) {
             row.status = "failed: error over bound";
         } else {
-            row.ms = time_median(ctx, a.reps, record);
+            row.ms = time_median(ctx, a.reps, a.warm_up, record);
             row.gbps =
                 static_cast<double>(grid.spectral_bytes() + grid.spatial_bytes()) / (row.ms * 1e-3) / 1e9;
             row.copy_fraction = row.gbps / copy;
@@ -335,30 +184,6 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
         out.push_back(row);
     }
     return out;
-}
-
-// A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
-
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-// Writes `path`: for a .json path the device, the copy kernel's bandwidth and `cases`; else `csv`.
-void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
-                        const std::string& csv) {
-    std::string text = csv;
-    if (path.size() >= 5 && path.substr(path.size() - 5) == ".json") {
-        nlohmann::json j;
-        j["device"] = caps.name;
-        j["driver"] = caps.driver_name + " " + caps.driver_info;
-        j["copy_gbps"] = copy;
-        j["cases"] = std::move(cases);
-        text = j.dump(2) + "\n";
-    }
-    write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
 }
 
 // A convolution of 2^total values in transforms of `shape` with one filter spectrum h, three ways,
@@ -440,7 +265,7 @@ std::vector<ConvolveRow> run_convolve_case(const Context& ctx, const std::vector
         if (!(row.rel_l2 <= a.max_error)) {
             row.status = "failed: error over bound";
         } else {
-            row.ms = time_median(ctx, a.reps, [&](VkCommandBuffer cmd) { run.record(cmd); });
+            row.ms = time_median(ctx, a.reps, a.warm_up, [&](VkCommandBuffer cmd) { run.record(cmd); });
             row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
             row.copy_fraction = row.gbps / copy;
             row.status = "ok";
@@ -589,6 +414,25 @@ void add_bench_command(CLI::App& app) {
                     "multiply node")
         ->delimiter(',')
         ->check(parsed_by(parse_shape));
+    cmd->add_option("--warmup", a->warm_up,
+                    "Seconds of back-to-back runs before each timing, so that clocks rise (default 1)")
+        ->check(CLI::Range(0.0, 60.0));
+    cmd->add_flag(
+        "--compare", a->compare,
+        "Run each case with twiddle, VkFFT (same Vulkan device), cuFFT (same GPU, where the CUDA "
+        "runtime and cuFFT load) and FFTW (CPU threads), each gated on its accuracy; default cases: "
+        "powers of two 8 to 2^24, 100, 1000, 1536, 4095, 10007, 10^6, 256^2 to 4096^2, and r2c 2^8 "
+        "to 2^20 (--n, --shapes, --real, --f64, --quick narrow them)");
+    cmd->add_option("--plot", a->plot,
+                    "With --compare: write the chart of GB/s against N to FILE.svg and FILE.png "
+                    "(default: beside --out)");
+    cmd->add_option("--fftw-threads", a->fftw_threads, "With --compare: FFTW's threads (0: one per core)");
+    cmd->add_flag("--plan-time", a->plan_time,
+                  "Time plan creation instead: 1D plans (--n; default 1024, 4096, 65536, 2^20, 1000, 10007), "
+                  "cold (no kernel cache) and warm (disk cache populated, fresh context)");
+    cmd->add_option("--plan-reps", a->plan_reps,
+                    "With --plan-time: plans timed per length and state (default 5)")
+        ->check(CLI::Range(1, 1000));
     cmd->callback([a] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);
@@ -597,6 +441,8 @@ void add_bench_command(CLI::App& app) {
             args.max_log2 = std::min<uint32_t>(args.max_log2, 12);
             args.reps = std::min<uint32_t>(args.reps, 5);
         }
+        if (args.compare) return run_compare(args);
+        if (args.plan_time) return run_plan_time(args);
         std::vector<std::vector<uint64_t>> cases;
         for (uint64_t n : args.lengths) cases.push_back({n});
         for (const std::string& s : args.shapes) cases.push_back(parse_shape(s));
@@ -611,7 +457,7 @@ void add_bench_command(CLI::App& app) {
         // One binding of the copy may not exceed the device's storage-buffer range.
         const uint64_t copy_bytes =
             std::min<uint64_t>(total * 8, ctx.caps().max_storage_buffer_range / 16 * 16);
-        const double copy = copy_gbps(ctx, copy_bytes, args.reps);
+        const double copy = copy_gbps(ctx, copy_bytes, args.reps, args.warm_up);
         std::printf("device: %s (%s %s)\n", ctx.caps().name.c_str(), ctx.caps().driver_name.c_str(),
                     ctx.caps().driver_info.c_str());
         std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
@@ -666,7 +512,7 @@ void add_bench_command(CLI::App& app) {
                 throw Error("--copy-shared " + std::to_string(shared) + " exceeds the device's " +
                             std::to_string(ctx.caps().max_shared_memory_bytes) + " bytes of shared memory");
             std::printf("copy with %u bytes of shared memory per 256-invocation workgroup: %.1f GB/s\n",
-                        shared, copy_gbps(ctx, copy_bytes, args.reps, shared));
+                        shared, copy_gbps(ctx, copy_bytes, args.reps, args.warm_up, shared));
         }
         // The buffers' bytes: the largest case as complex values, which also bounds its real
         // form (an r2c output of n / 2 + 1 points per row is at most n complex values).
@@ -679,6 +525,8 @@ void add_bench_command(CLI::App& app) {
             largest = std::max(largest, n * std::max<uint64_t>(1, total / n) * element);
         }
         Buffers buffers(ctx, largest);
+        TwiddlePeer peer(ctx, buffers, args.options);
+        const Precision precision = args.f64 ? Precision::f64 : Precision::f32;
         const bool tty = ::isatty(STDERR_FILENO);
         std::vector<Row> rows;
         for (size_t i = 0; i < cases.size(); ++i) {
@@ -686,8 +534,8 @@ void add_bench_command(CLI::App& app) {
                 std::fprintf(stderr, "\r[%zu/%zu] %s ...   ", i + 1, cases.size(),
                              shape_name(cases[i]).c_str());
             try {
-                rows.push_back(args.f64 ? run_case<double>(ctx, buffers, cases[i], args, copy)
-                                        : run_case<float>(ctx, buffers, cases[i], args, copy));
+                rows.push_back(run_case(
+                    buffers, peer, BenchCase(cases[i], args.real, precision, args.total_log2), args, copy));
             } catch (const UnsupportedError& e) {
                 Row r;
                 r.shape = cases[i];

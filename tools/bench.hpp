@@ -1,0 +1,117 @@
+// What the modes of `twiddle bench` share: their arguments, GPU timing, the buffers of a sweep,
+// the cases (input drawn once, reference of the first and last rows) and the result files.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "twiddle/twiddle.hpp"
+
+namespace twiddle::cli {
+
+struct BenchArgs {
+    bool quick = false;
+    uint32_t total_log2 = 26;  // complex values per case
+    uint32_t min_log2 = 3, max_log2 = 24;
+    std::vector<uint64_t> lengths;    // overrides the sweep
+    std::vector<std::string> shapes;  // multi-dimensional cases, transformed over every axis
+    uint32_t reps = 20;
+    double warm_up = 1.0;  // seconds of back-to-back runs before each timing
+    double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
+    bool f64 = false;
+    bool real = false;  // r2c (numpy rfftn over every axis) instead of complex transforms
+    bool kernel_stats = false;
+    std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
+    Options options;
+    std::string strategy = "auto";
+    std::string out;
+    // Spherical-harmonic Fourier stages instead of the transforms: NLATxNPHIxMMAX each.
+    std::vector<std::string> sht;
+    uint64_t fields = 1;
+    // Convolutions instead: the shape of one transform each, batched to 2^total values.
+    std::vector<std::string> convolve;
+    // Side by side with other libraries (bench_compare.cpp), and where the plot goes.
+    bool compare = false;
+    std::string plot;
+    uint32_t fftw_threads = 0;  // 0: one per hardware thread
+    // Plan creation time instead (bench_plan_time.cpp).
+    bool plan_time = false;
+    uint32_t plan_reps = 5;
+};
+
+void run_compare(const BenchArgs& args);
+void run_plan_time(const BenchArgs& args);
+
+double median(std::vector<double> v);
+
+// Times `record` reps times in one submission, with a barrier before each interval, after
+// `warm_up` seconds of back-to-back runs, and returns the median milliseconds.
+double time_median(const Context& ctx, uint32_t reps, double warm_up,
+                   const std::function<void(VkCommandBuffer)>& record);
+
+// Bandwidth of a plain copy of `bytes` (read + written), the yardstick of every case.
+double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up,
+                 uint32_t shared_bytes = 0);
+
+// The device buffers every case uses: allocated once, for the largest case, so that cases do not
+// churn device memory between them. Scratch grows when a case needs more (Bluestein's takes two
+// arrays 2 to 4 times longer than its data).
+struct Buffers {
+    Buffer in, out;
+    std::optional<Buffer> scratch;
+    Buffers(const Context& ctx, uint64_t bytes)
+        : in(ctx, bytes), out(ctx, bytes), scratch(std::in_place, ctx, bytes) {}
+    const Buffer& scratch_of(const Context& ctx, uint64_t bytes);
+};
+
+// One case: `batch` arrays of `shape`, one after another, each transformed forward over all of its
+// axes, complex to complex or (real) real to half spectrum, out of place, packed. The batch fills
+// 2^total values (at least one array).
+struct BenchCase {
+    std::vector<uint64_t> shape;
+    bool real = false;
+    Precision precision = Precision::f32;
+    uint64_t n = 1, batch = 1;
+
+    BenchCase(std::vector<uint64_t> shape, bool real, Precision precision, uint32_t total_log2);
+    // The arrays of the case, `count` of them, as one batched problem.
+    FftDesc problem(uint64_t count) const;
+    uint64_t input_bytes() const;   // of the whole batch
+    uint64_t output_bytes() const;  // of the whole batch
+    std::string name() const;       // "1024", "256x256"
+};
+
+// A case's input, drawn once, and the long-double reference of its first and last rows (at most
+// 2^15 values each), so that the first and the last workgroups of any implementation are checked.
+class CaseData {
+public:
+    explicit CaseData(const BenchCase& c);
+    // The whole batch's input, packed: input_bytes() of floats (or doubles with f64).
+    const void* input() const { return input_.data(); }
+    // Relative L2 error of an output that `read(dst, offset, bytes)` copies out, byte offsets into
+    // the packed output of the whole batch.
+    double check(const std::function<void(void* dst, uint64_t offset, uint64_t bytes)>& read) const;
+
+private:
+    BenchCase case_;
+    std::vector<unsigned char> input_;
+    uint64_t rows_ = 0, out_words_ = 0;  // rows checked at each end; words of T per output row
+    std::vector<std::complex<double>> want_;
+};
+
+// A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
+std::string csv_field(const std::string& text);
+
+// Writes `path`: for a .json path the device, the copy kernel's bandwidth, the fields of `extra`
+// and `cases`; else `csv`.
+void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
+                        const std::string& csv, const nlohmann::json& extra = nlohmann::json::object());
+
+}  // namespace twiddle::cli

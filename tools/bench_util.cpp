@@ -1,0 +1,190 @@
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include "bench.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "cpu/reference.hpp"
+#include "file_io.hpp"
+#include "shape_args.hpp"
+#include "vk/compute_kernel.hpp"
+#include "vk/context_state.hpp"
+#include "vk/memory.hpp"
+
+namespace twiddle::cli {
+
+namespace {
+
+// Runs `record` back to back for at least `seconds` of wall time. GPUs lower their clocks while
+// the host works between cases and raise them again only under sustained load: without this the
+// first case of a sweep ran at full clock and the rest several times slower.
+void warm_up_for(const Context& ctx, double seconds, const std::function<void(VkCommandBuffer)>& record) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    uint32_t batch = 1;
+    while (std::chrono::duration<double>(clock::now() - start).count() < seconds) {
+        const auto t0 = clock::now();
+        ctx.submit([&](VkCommandBuffer cmd) {
+            for (uint32_t i = 0; i < batch; ++i) {
+                vk::record_full_barrier(cmd);
+                record(cmd);
+            }
+        });
+        if (std::chrono::duration<double>(clock::now() - t0).count() < 0.02 && batch < 4096) batch *= 2;
+    }
+}
+
+}  // namespace
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+double time_median(const Context& ctx, uint32_t reps, double warm_up,
+                   const std::function<void(VkCommandBuffer)>& record) {
+    warm_up_for(ctx, warm_up, record);
+    GpuTimer timer(ctx, reps);
+    ctx.submit([&](VkCommandBuffer cmd) {
+        timer.reset(cmd);
+        for (uint32_t r = 0; r < reps; ++r) {
+            vk::record_full_barrier(cmd);
+            timer.begin(cmd, r);
+            record(cmd);
+            timer.end(cmd, r);
+        }
+    });
+    return median(timer.read_ms());
+}
+
+double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up, uint32_t shared_bytes) {
+    constexpr uint32_t kWorkgroup = 256;
+    vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup, shared_bytes), "copy", 2,
+                           4);
+    Buffer src(ctx, bytes), dst(ctx, bytes);
+    src.fill(0x3f800000u);
+    const uint32_t words = static_cast<uint32_t>(bytes / 16);
+    const VkDescriptorBufferInfo buffers[] = {{src.handle(), 0, bytes}, {dst.handle(), 0, bytes}};
+    std::vector<uint8_t> push(4);
+    std::memcpy(push.data(), &words, 4);
+    const double ms = time_median(ctx, reps, warm_up, [&](VkCommandBuffer cmd) {
+        copy.dispatch(cmd, buffers, push, (words + kWorkgroup - 1) / kWorkgroup);
+    });
+    return 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
+}
+
+const Buffer& Buffers::scratch_of(const Context& ctx, uint64_t bytes) {
+    if (bytes > scratch->size()) {
+        scratch.reset();
+        scratch.emplace(ctx, bytes);
+    }
+    return *scratch;
+}
+
+BenchCase::BenchCase(std::vector<uint64_t> shape_, bool real_, Precision precision_, uint32_t total_log2)
+    : shape(std::move(shape_)), real(real_), precision(precision_) {
+    for (uint64_t e : shape) n *= e;
+    batch = std::max<uint64_t>(1, (uint64_t(1) << total_log2) / n);
+}
+
+FftDesc BenchCase::problem(uint64_t count) const {
+    std::vector<uint64_t> full{count};
+    std::vector<int> axes;
+    for (uint64_t e : shape) {
+        axes.push_back(static_cast<int>(full.size()));
+        full.push_back(e);
+    }
+    return (real ? FftDesc::r2c_nd(full, axes) : FftDesc::nd(full, axes)).with_precision(precision);
+}
+
+uint64_t BenchCase::input_bytes() const { return problem(batch).input_bytes(); }
+uint64_t BenchCase::output_bytes() const { return problem(batch).output_bytes(); }
+std::string BenchCase::name() const { return shape_name(shape); }
+
+namespace {
+
+// Random rows, repeated after an odd number of rows (about 2^20 values), so that no power-of-two
+// stride between tiles meets equal data: drawing all 2^26 values took longer than timing a case.
+// Words of T: one per real, two per complex value.
+template <typename T>
+void draw_input(std::vector<unsigned char>& bytes, uint64_t n, uint64_t row_words, uint64_t batch) {
+    std::vector<T> x(row_words * batch);
+    std::mt19937 gen(static_cast<uint32_t>(n));
+    std::uniform_real_distribution<float> dist(-1, 1);  // float values in both precisions
+    const size_t fresh =
+        std::min<size_t>(x.size(), row_words * (std::max<size_t>(1, (size_t(1) << 21) / row_words) | 1));
+    for (size_t k = 0; k < fresh; ++k) x[k] = dist(gen);
+    for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
+    bytes.resize(x.size() * sizeof(T));
+    std::memcpy(bytes.data(), x.data(), bytes.size());
+}
+
+template <typename T>
+std::vector<std::complex<double>> as_complex(const unsigned char* bytes, size_t words) {
+    std::vector<T> w(words);
+    std::memcpy(w.data(), bytes, words * sizeof(T));
+    std::vector<std::complex<double>> out(words / 2);
+    for (size_t k = 0; k < out.size(); ++k) out[k] = {double(w[2 * k]), double(w[2 * k + 1])};
+    return out;
+}
+
+}  // namespace
+
+CaseData::CaseData(const BenchCase& c) : case_(c) {
+    const FftDesc all = c.problem(c.batch);
+    const bool f64 = c.precision == Precision::f64;
+    const uint64_t word = f64 ? 8 : 4;
+    const uint64_t in_words = all.input_bytes() / word / c.batch;
+    out_words_ = all.output_bytes() / word / c.batch;
+    if (f64)
+        draw_input<double>(input_, c.n, in_words, c.batch);
+    else
+        draw_input<float>(input_, c.n, in_words, c.batch);
+    // A real array's values pair up into the complex values the reference reads
+    // (cpu::buffer_slots).
+    rows_ = std::clamp<uint64_t>((uint64_t(1) << 15) / c.n, 1, c.batch);
+    const uint64_t last = c.batch - rows_;  // the first of the last rows
+    std::vector<unsigned char> sample(input_.begin(), input_.begin() + long(rows_ * in_words * word));
+    sample.insert(sample.end(), input_.begin() + long(last * in_words * word), input_.end());
+    const auto values = f64 ? as_complex<double>(sample.data(), sample.size() / word)
+                            : as_complex<float>(sample.data(), sample.size() / word);
+    want_.resize(rows_ * out_words_);
+    cpu::reference_nd(values, want_, c.problem(2 * rows_), Direction::forward);
+}
+
+double CaseData::check(const std::function<void(void*, uint64_t, uint64_t)>& read) const {
+    const uint64_t word = case_.precision == Precision::f64 ? 8 : 4;
+    const uint64_t half = rows_ * out_words_ * word;  // bytes of each end
+    std::vector<unsigned char> got(2 * half);
+    read(got.data(), 0, half);
+    read(got.data() + half, (case_.batch - rows_) * out_words_ * word, half);
+    const auto values = word == 8 ? as_complex<double>(got.data(), got.size() / word)
+                                  : as_complex<float>(got.data(), got.size() / word);
+    return cpu::relative_l2(values, want_);
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
+                        const std::string& csv, const nlohmann::json& extra) {
+    std::string text = csv;
+    if (path.size() >= 5 && path.substr(path.size() - 5) == ".json") {
+        nlohmann::json j;
+        j["device"] = caps.name;
+        j["driver"] = caps.driver_name + " " + caps.driver_info;
+        j["copy_gbps"] = copy;
+        for (const auto& [key, value] : extra.items()) j[key] = value;
+        j["cases"] = std::move(cases);
+        text = j.dump(2) + "\n";
+    }
+    write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+}
+
+}  // namespace twiddle::cli

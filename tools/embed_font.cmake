@@ -1,0 +1,20 @@
+# Writes the glyphs of printable ASCII (U+0020 to U+007E) from GNU Unifont's .hex file (Debian's
+# `unifont` package) as C++ initializers, {code, "32 hex digits"}: one 8x16 bitmap each, two hex
+# digits a row, bit 7 leftmost. Run by tools/CMakeLists.txt: cmake -DHEX=... -DOUT=... -P this file.
+file(STRINGS "${HEX}" lines REGEX "^00[2-7][0-9A-F]:[0-9A-F]+$")
+set(text "// Generated from ${HEX} by embed_font.cmake: do not edit.\n")
+set(count 0)
+foreach(line IN LISTS lines)
+  string(SUBSTRING "${line}" 0 4 code)
+  string(SUBSTRING "${line}" 5 -1 rows)
+  string(LENGTH "${rows}" length)
+  if(code STRGREATER_EQUAL "0020" AND code STRLESS_EQUAL "007E" AND length EQUAL 32)
+    string(APPEND text "{0x${code}, \"${rows}\"},\n")
+    math(EXPR count "${count} + 1")
+  endif()
+endforeach()
+if(NOT count EQUAL 95)
+  message(FATAL_ERROR "${HEX}: found ${count} of the 95 printable ASCII glyphs")
+endif()
+file(WRITE "${OUT}.tmp" "${text}")
+file(RENAME "${OUT}.tmp" "${OUT}")
