@@ -1,0 +1,162 @@
+"""Runs `twiddle bench --compare` and `twiddle bench --plan-time` on a few small cases and checks
+their result files and charts: every library's row is there, the available ones passed their
+accuracy gate with a sane error, cuFFT is either not available (no NVIDIA GPU) or passed, and the
+SVG parses and the PNG decodes into a picture that is not blank. Times are not checked.
+
+Usage: python3 bench_cli_test.py PATH/TO/twiddle [unittest arguments]
+"""
+
+import csv
+import json
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+
+import numpy as np
+
+import cli_test_common
+
+LIBRARIES = ["twiddle", "vkfft", "cufft", "fftw"]
+ALWAYS = ["twiddle", "vkfft", "fftw"]  # present wherever twiddle builds
+FAST = ["--quick", "--warmup", "0.05", "--reps", "5"]
+
+
+def decode_png(path):
+    """The pixels of an 8-bit RGB or RGBA PNG as an (height, width, channels) array."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        crc = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0]
+        assert zlib.crc32(kind + body) == crc, f"bad CRC in chunk {kind}"
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, color, _, _, interlace = header
+    assert depth == 8 and color in (2, 6) and interlace == 0, header
+    channels = 3 if color == 2 else 4
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, 1 + width * channels)
+    out = np.zeros((height, width * channels), dtype=np.int32)
+    for y in range(height):
+        kind, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        above = out[y - 1] if y else np.zeros_like(line)
+        if kind == 0:
+            out[y] = line
+        elif kind == 2:
+            out[y] = (line + above) & 255
+        else:  # 1 (sub), 3 (average), 4 (Paeth) depend on the pixel to the left: one at a time
+            row = np.zeros_like(line)
+            for x in range(len(line)):
+                left = row[x - channels] if x >= channels else 0
+                up_left = above[x - channels] if x >= channels else 0
+                if kind == 1:
+                    pred = left
+                elif kind == 3:
+                    pred = (left + above[x]) // 2
+                else:
+                    p = left + above[x] - up_left
+                    pa, pb, pc = abs(p - left), abs(p - above[x]), abs(p - up_left)
+                    pred = left if pa <= pb and pa <= pc else above[x] if pb <= pc else up_left
+                row[x] = (line[x] + pred) & 255
+            out[y] = row
+    return out.reshape(height, width, channels).astype(np.uint8)
+
+
+class Bench(cli_test_common.CliTest):
+
+    def run_ok(self, *args):
+        run = self.twiddle("bench", *args)
+        self.assertEqual(run.returncode, 0, f"{args}: {run.stdout}\n{run.stderr}")
+        return run
+
+    def check_results(self, results, case):
+        """`results`: library -> (status, rel_l2, gbps) of one case."""
+        self.assertEqual(sorted(results), sorted(LIBRARIES), case)
+        for lib in ALWAYS:
+            status, rel_l2, gbps = results[lib]
+            self.assertEqual(status, "ok", f"{case} {lib}")
+            self.assertTrue(0 < rel_l2 <= 5e-7, f"{case} {lib}: rel_l2 {rel_l2}")
+            self.assertGreater(gbps, 0, f"{case} {lib}")
+        status, rel_l2, _ = results["cufft"]
+        self.assertIn(status, ("ok", "not available"), case)
+        if status == "ok":
+            self.assertTrue(0 < rel_l2 <= 5e-7, f"{case} cufft: rel_l2 {rel_l2}")
+
+    def check_charts(self, stem):
+        root = ET.parse(stem + ".svg").getroot()
+        self.assertTrue(root.tag.endswith("svg"))
+        texts = [t.text for t in root.iter() if t.tag.endswith("text")]
+        for word in ("twiddle", "vkfft", "fftw", "log2 N", "GB/s (read + written)"):
+            self.assertIn(word, texts)
+        image = decode_png(stem + ".png")
+        height, width, _ = image.shape
+        self.assertGreater(width, 400)
+        self.assertGreater(height, 300)
+        ink = np.any(image[:, :, :3] < 250, axis=2).mean()
+        self.assertTrue(0.01 < ink < 0.5, f"{ink:.3f} of the pixels drawn")
+        # twiddle's series colour is there, and some text (black).
+        colours = image[:, :, :3].reshape(-1, 3)
+        self.assertTrue(np.any(np.all(colours == (214, 39, 40), axis=1)), "no twiddle series in the PNG")
+        self.assertTrue(np.any(np.all(colours == (0, 0, 0), axis=1)), "no text in the PNG")
+
+    def test_compare_json_and_chart(self):
+        out = self.path("compare.json")
+        run = self.run_ok("--compare", *FAST, "--n", "64,1000", "--shapes", "16x16", "--out", out)
+        for lib in LIBRARIES:
+            self.assertIn(lib, run.stdout)
+        with open(out) as f:
+            doc = json.load(f)
+        libraries = {lib["name"]: lib for lib in doc["libraries"]}
+        self.assertEqual(sorted(libraries), sorted(LIBRARIES))
+        for lib in ALWAYS:
+            self.assertTrue(libraries[lib]["available"], libraries[lib])
+        self.assertEqual([c["shape"] for c in doc["cases"]], ["64", "1000", "16x16"])
+        for case in doc["cases"]:
+            self.assertEqual((case["kind"], case["precision"]), ("c2c", "f32"))
+            results = {r["library"]: (r["status"], r["rel_l2"], r["gbps"]) for r in case["results"]}
+            if not libraries["cufft"]["available"]:
+                self.assertEqual(results["cufft"][0], "not available")
+            self.check_results(results, case["shape"])
+            self.assertGreater(case["ratio"], 0)
+            self.assertIn(case["best_peer"], ("vkfft", "cufft", "fftw"))
+        # The chart lies beside --out.
+        self.check_charts(self.path("compare"))
+
+    def test_compare_real_csv(self):
+        out, plot = self.path("real.csv"), self.path("chart")
+        self.run_ok("--compare", *FAST, "--real", "--n", "256", "--out", out, "--plot", plot + ".png")
+        with open(out) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(rows[0]["library"], "copy")
+        cases = [r for r in rows if r["library"] != "copy"]
+        self.assertEqual(sorted(r["library"] for r in cases), sorted(LIBRARIES))
+        for r in cases:
+            self.assertEqual((r["kind"], r["shape"], r["batch"]), ("r2c", "256", str(2**16 // 256)))
+        results = {r["library"]: (r["status"], float(r["rel_l2"] or "nan"), float(r["gbps"])) for r in cases}
+        self.check_results(results, "r2c 256")
+        self.check_charts(plot)
+
+    def test_plan_time(self):
+        out = self.path("plan.csv")
+        run = self.run_ok("--plan-time", "--n", "64,1000", "--plan-reps", "2", "--total", "14", "--out", out)
+        self.assertIn("cold median", run.stdout)
+        with open(out) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([r["n"] for r in rows], ["64", "1000"])
+        for r in rows:
+            self.assertEqual(r["status"], "ok", r)
+            self.assertGreaterEqual(int(r["kernels_compiled_cold"]), 1, r)
+            # Warm plans find every kernel on disk and compile none.
+            self.assertEqual(r["kernels_loaded_warm"], r["kernels_compiled_cold"], r)
+            self.assertEqual(r["kernels_compiled_warm"], "0", r)
+            for key in ("cold_first_ms", "cold_median_ms", "warm_median_ms"):
+                self.assertGreater(float(r[key]), 0, f"{key}: {r}")
+
+
+if __name__ == "__main__":
+    cli_test_common.main(__doc__)
