@@ -25,6 +25,7 @@ constexpr uint64_t kGuardBytes = 256;       // poisoned bytes past the output th
 struct Case {
     uint64_t n;
     Placement placement;
+    Strategy strategy = Strategy::automatic;
 };
 
 class Lengths : public DeviceTest, public ::testing::WithParamInterface<Case> {};
@@ -68,11 +69,11 @@ void download_checked(const Buffer& out, uint64_t bytes, Placement placement, st
 }
 
 TEST_P(Lengths, MatchesReferenceBothDirections) {
-    const auto [n, placement] = GetParam();
+    const auto [n, placement, strategy] = GetParam();
     std::mt19937 gen(1234 + n * 2 + (placement == Placement::in_place));
     const uint64_t batch = batch_for(n, gen);
     Context& ctx = testing::device();
-    const Plan plan(ctx, FftDesc(n, batch));
+    const Plan plan(ctx, FftDesc(n, batch), Options{.strategy = strategy});
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
                  std::string(to_string(placement)));
     const uint64_t bytes = plan.desc().bytes();
@@ -101,11 +102,11 @@ TEST_P(Lengths, MatchesReferenceBothDirections) {
 }
 
 TEST_P(Lengths, RoundTrip) {
-    const auto [n, placement] = GetParam();
+    const auto [n, placement, strategy] = GetParam();
     std::mt19937 gen(99 + n);
     const uint64_t batch = batch_for(n, gen);
     Context& ctx = testing::device();
-    const Plan plan(ctx, FftDesc(n, batch));
+    const Plan plan(ctx, FftDesc(n, batch), Options{.strategy = strategy});
     const uint64_t bytes = plan.desc().bytes();
     const auto x = testing::random_complex(n * batch, gen());
     Buffer a(ctx, bytes), b(ctx, bytes);
@@ -123,11 +124,12 @@ TEST_P(Lengths, RoundTrip) {
 }
 
 // Both placements of 2^bits points for bits = 0..last, every `step`-th from `sparse_from` on.
-std::vector<Case> cases(uint32_t last, uint32_t sparse_from = 64, uint32_t step = 1) {
+std::vector<Case> cases(uint32_t last, uint32_t sparse_from = 64, uint32_t step = 1,
+                        Strategy strategy = Strategy::automatic) {
     std::vector<Case> out;
     for (uint32_t bits = 0; bits <= last; bits += bits < sparse_from ? 1 : step)
         for (Placement p : {Placement::out_of_place, Placement::in_place})
-            out.push_back({uint64_t(1) << bits, p});
+            out.push_back({uint64_t(1) << bits, p, strategy});
     return out;
 }
 
@@ -157,6 +159,12 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PowerOfTwo, Lengths, ::testing::ValuesIn(cases(22)), case_name);
+// The other strategies over the one-pass lengths, where they differ: exchanges through subgroup
+// shuffles (lavapipe's subgroups of 8 hold the columns of up to 8 invocations), and none.
+INSTANTIATE_TEST_SUITE_P(Subgroups, Lengths, ::testing::ValuesIn(cases(12, 64, 1, Strategy::subgroups)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Portable, Lengths, ::testing::ValuesIn(cases(12, 64, 1, Strategy::portable)),
+                         case_name);
 INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), case_name);
 
 // Lengths with a prime factor above 31: primes whose p - 1 the butterflies take in one pass go
@@ -234,12 +242,12 @@ INSTANTIATE_TEST_SUITE_P(Fft, DirectSum, ::testing::Values(1, 2, 16, 60, 100, 10
 class DoublePrecision : public DeviceTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
-    const auto [n, placement] = GetParam();
+    const auto [n, placement, strategy] = GetParam();
     Context& ctx = testing::device();
     if (!ctx.caps().shader_float64) GTEST_SKIP() << "the device lacks shaderFloat64";
     std::mt19937 gen(4321 + n * 2 + (placement == Placement::in_place));
     const uint64_t batch = batch_for(n, gen);
-    const Plan plan(ctx, FftDesc(n, batch).with_precision(Precision::f64));
+    const Plan plan(ctx, FftDesc(n, batch).with_precision(Precision::f64), Options{.strategy = strategy});
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
                  std::string(to_string(placement)));
     const uint64_t bytes = plan.desc().bytes();
@@ -272,6 +280,8 @@ std::vector<Case> cases64() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fft, DoublePrecision, ::testing::ValuesIn(cases64()), case_name);
+INSTANTIATE_TEST_SUITE_P(Subgroups, DoublePrecision,
+                         ::testing::ValuesIn(cases(10, 64, 1, Strategy::subgroups)), case_name);
 
 }  // namespace
 }  // namespace twiddle

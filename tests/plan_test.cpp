@@ -153,6 +153,68 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
         EXPECT_FALSE(p.kernel.subgroup_exchanges);
 }
 
+// Strategy::subgroups: every plain one-pass power-of-two kernel whose columns lie in one subgroup
+// exchanges through shuffles, and its lane swaps bring each stage's point bits into registers,
+// keep every bit in one place, and leave the lanes holding the lowest bits for the stores.
+TEST(Planner, SubgroupShuffleExchanges) {
+    const Options subgroups{.strategy = Strategy::subgroups};
+    size_t shuffled = 0;
+    for (const DeviceCaps& caps : {h200_caps(), testing::lavapipe_caps()})
+        for (Precision precision : {Precision::f32, Precision::f64})
+            for (uint32_t bits = 0; bits <= 14; ++bits) {
+                const LogicalPlan p =
+                    plan(FftDesc(uint64_t(1) << bits, 8).with_precision(precision), caps, subgroups);
+                for (const Pass& pass : p.passes) {
+                    const PassKernel& k = pass.kernel;
+                    const uint32_t tpc = k.threads_per_column;
+                    SCOPED_TRACE(p.summary() + " on " + caps.name);
+                    const bool eligible = p.passes.size() == 1 && k.points_contiguous &&
+                                          k.stages.size() > 1 && tpc >= 2 && tpc <= caps.subgroup_size;
+                    EXPECT_EQ(!k.lane_swaps.empty(), eligible);
+                    if (k.lane_swaps.empty()) continue;
+                    ++shuffled;
+                    const uint32_t n = std::countr_zero(k.radix), t = std::countr_zero(tpc);
+                    for (const LaneSwap& sw : k.lane_swaps) {
+                        EXPECT_LT(sw.lane_bit, t);
+                        EXPECT_LT(sw.reg_bit, n - t);
+                        EXPECT_LT(sw.stage, k.stages.size());
+                    }
+                    const auto layouts = lane_layouts(k);
+                    ASSERT_EQ(layouts.size(), k.stages.size() + 1);
+                    for (size_t s = 0; s < layouts.size(); ++s) {
+                        std::vector<uint8_t> places = layouts[s];
+                        std::sort(places.begin(), places.end());
+                        for (uint32_t b = 0; b < n; ++b) EXPECT_EQ(places[b], b) << "stage " << s;
+                        if (s == k.stages.size()) break;
+                        const uint32_t kr = std::countr_zero(k.stages[s].radix);
+                        for (uint32_t b = n - kr; b < n; ++b) EXPECT_GE(layouts[s][b], t) << "stage " << s;
+                    }
+                    for (uint32_t b = 0; b < t; ++b) EXPECT_LT(layouts.back()[b], t);
+                }
+            }
+    EXPECT_GE(shuffled, 16u);  // 10 lengths on the H200 (f32 and f64), 6 on lavapipe
+    // Under automatic, only kernels of one swap (H200: f64 N = 32, one swap of 8 registers),
+    // where the device has shuffles.
+    const FftDesc f64_32 = FftDesc(32, 8).with_precision(Precision::f64);
+    EXPECT_EQ(plan(f64_32, h200_caps()).passes[0].kernel.lane_swaps.size(), 1u);
+    EXPECT_TRUE(plan(FftDesc(256, 8), h200_caps()).passes[0].kernel.lane_swaps.empty());
+    EXPECT_FALSE(plan(FftDesc(256, 8), h200_caps(), subgroups).passes[0].kernel.lane_swaps.empty());
+    // No subgroup shuffles: Strategy::subgroups is refused, automatic plans without them.
+    DeviceCaps no_shuffles = h200_caps();
+    std::erase(no_shuffles.subgroup_operations, "shuffle");
+    EXPECT_THROW(plan(FftDesc(256, 8), no_shuffles, subgroups), UnsupportedError);
+    EXPECT_TRUE(plan(f64_32, no_shuffles).passes[0].kernel.lane_swaps.empty());
+    // Strategy::portable: no subgroup operation in any kernel, complex or real.
+    const Options portable{.strategy = Strategy::portable};
+    for (const FftDesc& d : {FftDesc(32, 8).with_precision(Precision::f64), FftDesc(512, 8), FftDesc(1024, 8),
+                             FftDesc(1u << 16, 1), FftDesc::r2c(4096, 8), FftDesc::r2c(1u << 16, 2)})
+        for (const Pass& pass : plan(d, h200_caps(), portable).passes) {
+            EXPECT_FALSE(pass.kernel.subgroup_exchanges);
+            EXPECT_EQ(pass.kernel.split_lanes, 0u);
+            EXPECT_TRUE(pass.kernel.lane_swaps.empty());
+        }
+}
+
 // f64 keeps 16 points per invocation where f32 takes 32 (measured in f32 only), and does not
 // loop over tiles of more than 64 KiB.
 TEST(Planner, DoublePrecisionKeepsSixteenPointsPerInvocation) {
@@ -315,6 +377,8 @@ TEST(Planner, DirectSum) {
     EXPECT_THROW(plan(FftDesc(1u << 17), h200_caps(), dft), UnsupportedError);
     EXPECT_EQ(parse_strategy("dft"), Strategy::dft);
     EXPECT_EQ(parse_strategy("auto"), Strategy::automatic);
+    EXPECT_EQ(parse_strategy("portable"), Strategy::portable);
+    EXPECT_EQ(parse_strategy("subgroups"), Strategy::subgroups);
     EXPECT_THROW(parse_strategy("fftw"), Error);
     EXPECT_THROW(plan(FftDesc(16), h200_caps(), Options{.strategy = static_cast<Strategy>(5)}), Error);
 }

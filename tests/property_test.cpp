@@ -182,6 +182,38 @@ TEST_F(Shapes, SubgroupExchanges) {
     for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 
+// Exchanges through subgroup shuffles (Strategy::subgroups) against the reference: columns of 2
+// to 8 invocations (lavapipe's subgroups are 8 wide), with staged loads and stores (columns of 2),
+// looping over tiles; and their fallback: a context that claims subgroups 4 times wider gets
+// shuffle kernels for columns of 16 and 32 invocations (256 and 1024 points), whose lane check fails on this
+// device, so that they exchange through shared memory.
+TEST_F(Shapes, SubgroupShuffles) {
+    const DeviceCaps& caps = testing::device().caps();
+    const Options subgroups{.strategy = Strategy::subgroups};
+    for (uint64_t n : {16u, 32u, 64u, 128u, 256u})
+        for (uint32_t radix : {0u, 8u})
+            for (uint32_t tiles : {0u, 3u}) {
+                const Options o{
+                    .max_radix = radix, .tiles_per_workgroup = tiles, .strategy = Strategy::subgroups};
+                check(FftDesc(n, 77), o, 60 + uint32_t(n) + radix + tiles);
+            }
+    EXPECT_FALSE(plan(FftDesc(64, 1), caps, subgroups).passes[0].kernel.lane_swaps.empty());
+    const PassKernel two =
+        plan(FftDesc(16, 1), caps, Options{.max_radix = 8, .strategy = Strategy::subgroups}).passes[0].kernel;
+    EXPECT_FALSE(two.lane_swaps.empty());
+    EXPECT_TRUE(two.staged_load && two.staged_store);
+
+    Context pretend(ContextOptions{.validation = true});
+    pretend.state()->caps.subgroup_size = 4 * caps.subgroup_size;
+    for (uint64_t n : {32u * caps.subgroup_size, 128u * caps.subgroup_size}) {
+        const PassKernel k = plan(FftDesc(n, 1), pretend.caps(), subgroups).passes[0].kernel;
+        ASSERT_FALSE(k.lane_swaps.empty()) << n;
+        ASSERT_GT(k.threads_per_column, caps.subgroup_size) << n;
+        check(pretend, FftDesc(n, 77), subgroups, 70 + uint32_t(n));
+    }
+    for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
+}
+
 // One-pass kernels that exchange half of the points at a time, under a caller's shared-memory
 // limit, for several butterfly sizes (stages with one and with several butterflies per
 // invocation), looping over tiles and not.

@@ -224,8 +224,11 @@ void add_fft_command(CLI::App& app) {
         ->type_name("backward|ortho|forward")
         ->check(parsed_by(parse_normalization));
     cmd->add_option("--strategy", args->strategy,
-                    "auto: fast transforms; dft: the direct O(N^2) sum, up to 65536 points (default: auto)")
-        ->type_name("auto|dft")
+                    "auto: fast transforms, with subgroup operations where measured faster; portable: "
+                    "no subgroup operations; subgroups: butterfly exchanges through subgroup shuffles "
+                    "where they apply (an error on devices without them); dft: the direct O(N^2) sum, "
+                    "up to 65536 points (default: auto)")
+        ->type_name("auto|portable|subgroups|dft")
         ->check(parsed_by(parse_strategy));
     cmd->callback([args, axes] {
         args->has_axes = axes->count() > 0;

@@ -93,6 +93,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"exchange_rounds", k.exchange_rounds},
                           {"subgroup_exchanges", k.subgroup_exchanges},
                           {"split_lanes", k.split_lanes},
+                          {"lane_swaps", k.lane_swaps.size()},
                           {"staged_load", k.staged_load},
                           {"staged_store", k.staged_store},
                           {"vectorized", k.vectorized},
@@ -123,6 +124,7 @@ void add_info_command(CLI::App& app) {
         std::string axes = "all";
         uint32_t max_pass = 0;
         bool real = false;
+        std::string strategy = "auto";
     };
     auto args = std::make_shared<Args>();
     auto* n = cmd->add_option("--n", args->n, "Transform length to plan");
@@ -144,6 +146,10 @@ void add_info_command(CLI::App& app) {
                   "--real");
     cmd->add_option("--max-pass-length", args->max_pass,
                     "Longest pass the planner may use (0: device limit)");
+    cmd->add_option("--strategy", args->strategy,
+                    "How the plan computes, as twiddle fft --strategy (default: auto)")
+        ->type_name("auto|portable|subgroups|dft")
+        ->check(parsed_by(parse_strategy));
     cmd->callback([args] {
         const auto devices = Context::list_devices();
         const Context ctx;
@@ -160,6 +166,7 @@ void add_info_command(CLI::App& app) {
         out["limits"] = limits_json(ctx.caps());
         Options options;
         options.max_pass_length = args->max_pass;
+        options.strategy = parse_strategy(args->strategy);
         std::optional<FftDesc> desc;
         nlohmann::json shape_fields;
         if (args->n > 0)
@@ -194,7 +201,10 @@ void add_info_command(CLI::App& app) {
                               {"scratch_bytes", sup.scratch_bytes},
                               {"blocks", sup.blocks},
                               {"block_count", sup.block_count},
-                              {"transforms_per_block", sup.transforms_per_block}};
+                              {"transforms_per_block", sup.transforms_per_block},
+                              {"strategy", to_string(sup.strategy)},
+                              {"subgroup_stages", sup.subgroup_stages},
+                              {"subgroup_eligible_stages", sup.subgroup_eligible_stages}};
         }
         check_validation(ctx);
         std::cout << out.dump(2) << "\n";

@@ -142,6 +142,14 @@ struct Support {
     uint32_t workgroup_size = 0;  // largest workgroup, invocations
     uint32_t shared_bytes = 0;    // most shared memory of one workgroup
     uint64_t scratch_bytes = 0;   // transient memory a graph node of it takes
+    // How the plan computes: Strategy::dft; subgroups where some kernel exchanges butterfly
+    // points through subgroup shuffles (PassKernel::lane_swaps); else portable (under
+    // Strategy::automatic such kernels may still wait on subgroup barriers).
+    Strategy strategy = Strategy::portable;
+    // Exchanges between stages that go through subgroup shuffles in this plan, and those that
+    // would under Strategy::subgroups on this device (0 where it lacks subgroup shuffles).
+    uint32_t subgroup_stages = 0;
+    uint32_t subgroup_eligible_stages = 0;
     // Arrays that are chunked, or over the storage-buffer range, run in blocks of whole transforms
     // (Graph's chunk rules): how many, of how many transforms.
     bool blocks = false;

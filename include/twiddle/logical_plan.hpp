@@ -82,6 +82,18 @@ struct Stage {
     uint32_t twiddle_offset = 0;
 };
 
+// One exchange of a subgroup-shuffle kernel (PassKernel::lane_swaps): before stage `stage`, bit
+// `lane_bit` of each invocation's index in its column trades places with bit `reg_bit` of the
+// register index. For each pair of registers a, b = a | 2^reg_bit, the invocation whose lane bit
+// is 0 sends b and keeps a, its partner (lane XOR 2^lane_bit) sends a and keeps b, and each puts
+// what it receives in place of what it sent: one subgroupShuffleXor per pair.
+struct LaneSwap {
+    uint8_t stage;
+    uint8_t lane_bit;
+    uint8_t reg_bit;
+    bool operator==(const LaneSwap&) const = default;
+};
+
 // What a pass's kernel computes: a Stockham radix pass (below), the direct sum
 // X_k = sum_j x_j W_N^{jk} of whole transforms (Strategy::dft), or a step of a real transform
 // (RealStep).
@@ -163,6 +175,21 @@ struct PassKernel {
     // runs of consecutive local indices of a size the column's invocations divide, and uses
     // workgroup barriers if not.
     bool subgroup_exchanges = false;
+    // Strategy::subgroups: the exchanges between stages go through subgroup shuffles, not shared
+    // memory (power-of-two one-pass kernels of span 1 whose columns lie in one subgroup, with
+    // loads and stores of their own: no fused real step, Bluestein or convolution). Bit b of a
+    // point's index in its column (n = log2 radix bits, t = log2 threads_per_column of them
+    // in the invocation's index) lives at a place: lane bit l < t of the invocation's index i, or
+    // register bit l - t of the register's index. The loads place bit b at b (register r holds
+    // point i + r * threads_per_column). A stage of radix 2^kr and span 2^s needs its point bits
+    // (the top kr) in registers; these swaps bring them there; then its butterfly q = (the other
+    // bits) writes output m at point (q - q mod 2^s) 2^kr + q mod 2^s + m 2^s without moving
+    // (the places of the bits are renamed). After the last stage the lane bits hold the
+    // point's t lowest bits in some order (lane_layouts), so that the stores of a subgroup cover
+    // the same runs of memory as with shared-memory exchanges. Empty: through shared memory.
+    // The kernel checks the lane layout at its start (as for subgroup_exchanges) and exchanges
+    // through shared memory if it is not as expected.
+    std::vector<LaneSwap> lane_swaps;
 
     // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1 (uniform
     // kernels only). The invocation holding points r = i + m * threads (threads =
@@ -403,6 +430,11 @@ constexpr uint64_t exchange_array_words(uint64_t tile_points, uint32_t exchange_
     const uint64_t points = exchange_rounds == 4 ? tile_points / 2 : tile_points;
     return points + points / 32;
 }
+
+// The places of a one-pass kernel's point bits (PassKernel::lane_swaps) as each stage begins,
+// after its swaps: layouts[s][b] is the place of bit b at stage s (lane bit l < t, or register
+// bit l - t); layouts[stages] is the layout after the last stage, which the stores use.
+TWIDDLE_API std::vector<std::vector<uint8_t>> lane_layouts(const PassKernel& k);
 
 // Plans `desc` for a device with capabilities `caps`. Throws twiddle::UnsupportedError for
 // lengths or sizes this version or this device cannot do.

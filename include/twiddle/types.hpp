@@ -27,10 +27,20 @@ enum class Placement { out_of_place, in_place };
 //   automatic: fast transforms: butterflies of up to 32 points in registers, several passes
 //              where needed, for lengths whose prime factors are 2 to 31; Bluestein's algorithm
 //              (a convolution through transforms of a length M >= 2N - 1 of the first kind) for
-//              lengths with a larger prime factor;
+//              lengths with a larger prime factor. Subgroup operations where the device has them
+//              and they were measured faster (see subgroups);
+//   portable:  the same fast transforms with no subgroup operations at all: every exchange
+//              between invocations goes through shared memory behind workgroup barriers;
+//   subgroups: the fast transforms, exchanging the butterfly points of a one-pass kernel whose
+//              columns lie in one subgroup between stages with subgroupShuffleXor instead of
+//              shared memory, wherever that applies (PassKernel::lane_swaps). Needs the device's
+//              basic and shuffle subgroup operations in compute shaders and a subgroup size of at
+//              least 2; planning for a device without them throws twiddle::UnsupportedError.
+//              Kernels check the lane layout at their start and exchange through shared memory
+//              if the device lays subgroups out otherwise;
 //   dft:       the direct O(N^2) sum for any length up to kMaxDirectLength, an independent check
 //              of the fast transforms.
-enum class Strategy { automatic, dft };
+enum class Strategy { automatic, portable, subgroups, dft };
 
 // The longest transform the direct sum does: beyond it O(N^2) work is no longer a sensible
 // check (65536 points are 4 * 10^9 terms per transform).
@@ -71,7 +81,7 @@ TWIDDLE_API std::string_view to_string(RealPath p);
 
 // Parses the names above ("backward", "ortho", "forward"); throws twiddle::Error otherwise.
 TWIDDLE_API Normalization parse_normalization(std::string_view name);
-// Parses "auto" and "dft"; throws twiddle::Error otherwise.
+// Parses "auto", "portable", "subgroups" and "dft"; throws twiddle::Error otherwise.
 TWIDDLE_API Strategy parse_strategy(std::string_view name);
 
 // Bytes of one complex element.

@@ -452,9 +452,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
                    k.uniform() && k.stages.size() > 1 && k.stages.back().radix * TPC == R && S == 1))
         throw std::logic_error(
             "pass kernel: pairs through shuffles need a split of whole butterflies per lane");
-    const bool lane_check = k.subgroup_exchanges || lanes;
+    // Exchanges between stages through subgroup shuffles (PassKernel::lane_swaps).
+    const bool shuffles = !k.lane_swaps.empty();
+    if (shuffles && !(k.kind == KernelKind::stockham && std::has_single_bit(R) && R == N && S == 1 &&
+                      k.points_contiguous && k.uniform() && std::has_single_bit(TPC) && TPC >= 2 &&
+                      k.stages.size() > 1 && k.shared_bytes > 0 && !lanes && !k.split_store && !k.join_load &&
+                      !k.convolution && !k.chirp_load && !k.chirp_store && !k.spectrum_store && !rader_p))
+        throw std::logic_error(
+            "pass kernel: exchanges through shuffles need a plain one-pass power-of-two kernel");
+    // The columns' invocations lie in one subgroup (bit 0 of the lane check).
+    const bool column_subgroups = k.subgroup_exchanges || shuffles;
+    const bool lane_check = column_subgroups || lanes;
     if (lane_check) w.line("#extension GL_KHR_shader_subgroup_basic : require");
-    if (lanes) w.line("#extension GL_KHR_shader_subgroup_shuffle : require");
+    if (lanes || shuffles) w.line("#extension GL_KHR_shader_subgroup_shuffle : require");
     w.line("// twiddle pass: length " + std::to_string(N) + ", radix " + std::to_string(R) + ", span " +
            std::to_string(S) + ", " + std::to_string(P) + " points per invocation, " + std::to_string(B) +
            " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
@@ -468,6 +478,24 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.line("uint pad(uint a) { return a + (a >> 5u); }");
     }
     if (lane_check) w.line("shared uint lanes_unexpected;");
+    if (shuffles) {
+        // subgroupShuffleXor where the lane check passed (`direct`), else the same exchange
+        // through shared memory, one component at a time (sh0 holds a word per invocation of the
+        // workgroup: every tile has at least two points per invocation).
+        w.open(C + " lane_xor(" + C + " v, uint mask, bool direct)");
+        w.line("if (direct) return subgroupShuffleXor(v, mask);");
+        w.line("uint at = gl_LocalInvocationID.x;");
+        w.line(C + " r;");
+        for (const char* c : {"x", "y"}) {
+            w.line("barrier();");
+            w.line(std::string("sh0[pad(at)] = v.") + c + ";");
+            w.line("barrier();");
+            w.line(std::string("r.") + c + " = sh0[pad(at ^ mask)];");
+        }
+        w.line("barrier();");
+        w.line("return r;");
+        w.close();
+    }
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
     // The operation between a convolution's transforms, defined by the plan's callbacks
@@ -512,14 +540,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.line("barrier();");
         const std::string consecutive =
             "gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID == gl_LocalInvocationID.x";
-        if (k.subgroup_exchanges)
+        if (column_subgroups)
             w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(TPC) +
                    " == 0u)) atomicOr(lanes_unexpected, 1u);");
         if (lanes)
             w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(lanes) +
                    " == 0u)) atomicOr(lanes_unexpected, 2u);");
         w.line("barrier();");
-        if (k.subgroup_exchanges) w.line("bool subgroup_sync = (lanes_unexpected & 1u) == 0u;");
+        if (column_subgroups) w.line("bool subgroup_sync = (lanes_unexpected & 1u) == 0u;");
         if (lanes) w.line("bool lanes_paired = (lanes_unexpected & 2u) == 0u;");
     }
     // A tile is the workgroup's columns_per_workgroup columns: tile * B + lc for lc < B (mirrored
@@ -759,7 +787,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (split_by_column) last_scope = stage_scope;
     SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
     // A staged tile in shared memory holds its columns as contiguous runs of R points.
-    auto tile_index = [&](uint32_t offset) { return "lc * " + u(R) + " + i + " + u(offset); };
+    // (After shuffle exchanges, the stores' invocation index is io: see run_shuffle_stages.)
+    auto tile_index = [&](uint32_t offset, const std::string& lane = "i") {
+        return "lc * " + u(R) + " + " + lane + " + " + u(offset);
+    };
     // A staged tile's elements beyond its live columns stay out of shared memory.
     auto staged_guard = [&](uint32_t r) {
         return staged_count * WG > B * tile_row ? "tid + " + u(r * WG) + " < " + u(B * tile_row)
@@ -862,7 +893,93 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto stage_index = [&](size_t s) -> std::string {
         return lanes && s + 1 == k.stages.size() ? "ip" : "i";
     };
+    // Stages whose exchanges go through subgroup shuffles (PassKernel::lane_swaps): registers
+    // are renamed, not copied, so `names[x]` holds register x (its index's bits are register
+    // bits of the layout). Returns the registers in the order of the last stage's slots; the
+    // stores then take invocation `io`'s points, whose bits the lanes hold permuted.
+    const std::vector<std::vector<uint8_t>> layouts =
+        shuffles ? lane_layouts(k) : std::vector<std::vector<uint8_t>>{};
+    const uint32_t t_bits = static_cast<uint32_t>(std::countr_zero(TPC));
+    auto run_shuffle_stages = [&]() {
+        std::vector<std::string> names = v;
+        uint32_t span_bits = 0;
+        for (size_t s = 0; s < k.stages.size(); ++s) {
+            for (size_t x = 0; x < k.lane_swaps.size(); ++x) {
+                const LaneSwap& sw = k.lane_swaps[x];
+                if (sw.stage != s) continue;
+                const std::string hi = "hi" + std::to_string(x);
+                w.line("bool " + hi + " = (i & " + u(1u << sw.lane_bit) + ") != 0u;");
+                for (uint32_t a = 0; a < P; ++a) {
+                    if (a & (1u << sw.reg_bit)) continue;
+                    const std::string& va = names[a];
+                    const std::string& vb = names[a | (1u << sw.reg_bit)];
+                    const std::string got = temps.next();
+                    w.line(C + " " + got + " = lane_xor(" + hi + " ? " + va + " : " + vb + ", " +
+                           u(1u << sw.lane_bit) + ", subgroup_sync);");
+                    w.line("if (" + hi + ") " + va + " = " + got + "; else " + vb + " = " + got + ";");
+                }
+            }
+            const std::vector<uint8_t>& at = layouts[s];
+            const uint32_t n_bits = static_cast<uint32_t>(at.size());
+            const Stage& st = k.stages[s];
+            const uint32_t kr = static_cast<uint32_t>(std::countr_zero(st.radix)), ns = st.span;
+            // The register bits of the butterfly's points (the top kr point bits), and the others,
+            // which number the invocation's butterflies.
+            uint32_t point_mask = 0;
+            for (uint32_t j = 0; j < kr; ++j) point_mask |= 1u << (at[n_bits - kr + j] - t_bits);
+            for (uint32_t reg = 0; reg < P; ++reg) {
+                if (reg & point_mask) continue;  // one butterfly per setting of the other bits
+                std::vector<uint32_t> regs(st.radix);
+                for (uint32_t m = 0; m < st.radix; ++m) {
+                    regs[m] = reg;
+                    for (uint32_t j = 0; j < kr; ++j)
+                        if (m & (1u << j)) regs[m] |= 1u << (at[n_bits - kr + j] - t_bits);
+                }
+                if (ns > 1) {
+                    // j = q mod span: the point bits below log2(span), from lanes or this register.
+                    std::string j;
+                    uint32_t constant = 0;
+                    for (uint32_t b = 0; b < span_bits; ++b) {
+                        if (at[b] >= t_bits) {
+                            if (reg & (1u << (at[b] - t_bits))) constant |= 1u << b;
+                        } else {
+                            const std::string bit = "((i >> " + u(at[b]) + ") & 1u)";
+                            j += (j.empty() ? "" : " | ") + (b ? "(" + bit + " << " + u(b) + ")" : bit);
+                        }
+                    }
+                    if (j.empty()) j = "0u";
+                    const std::string jn = "j" + std::to_string(s) + "_" + std::to_string(reg);
+                    w.line("uint " + jn + " = " + (constant ? "(" + j + ") | " + u(constant) : j) + ";");
+                    for (uint32_t m = 1; m < st.radix; ++m)
+                        w.line(names[regs[m]] + " = cmul(" + names[regs[m]] + ", tw[" +
+                               u(st.twiddle_offset + (m - 1) * ns) + " + " + jn + "]);");
+                }
+                std::vector<std::string> in;
+                for (uint32_t m = 0; m < st.radix; ++m) in.push_back(names[regs[m]]);
+                const auto res = emit_dft(w, in, k.precision, temps);
+                for (uint32_t m = 0; m < st.radix; ++m) names[regs[m]] = res[m];
+            }
+            span_bits += kr;
+        }
+        // The last stage's slot c holds point io + c's offset: the point bits t.. of c's index bits.
+        const std::vector<uint8_t>& last = layouts.back();
+        std::string io;
+        for (uint32_t b = 0; b < t_bits; ++b) {
+            const std::string bit = "((i >> " + u(last[b]) + ") & 1u)";
+            io += (io.empty() ? "" : " | ") + (b ? "(" + bit + " << " + u(b) + ")" : bit);
+        }
+        w.line("uint io = " + io + ";");
+        std::vector<std::string> out(P);
+        for (uint32_t c = 0; c < P; ++c) {
+            uint32_t reg = 0;
+            for (uint32_t y = 0; t_bits + y < last.size(); ++y)
+                if (c & (1u << y)) reg |= 1u << (last[t_bits + y] - t_bits);
+            out[c] = names[reg];
+        }
+        return out;
+    };
     auto run_stages = [&](const std::string& tag) {
+        if (shuffles) return run_shuffle_stages();
         std::vector<std::string> out = v;
         for (size_t s = 0; s < k.stages.size(); ++s) {
             const Stage& st = k.stages[s];
@@ -990,7 +1107,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.line(C + " tt = cmul(" + (twiddle.empty() ? "tw[" + u(k.real_offset) + " + sk]" : twiddle) + ", " +
                C + "(so.y, -so.x));");
     };
-    const std::string last_i = k.stages.empty() ? "i" : stage_index(k.stages.size() - 1);
+    const std::string last_i = shuffles ? "io" : k.stages.empty() ? "i" : stage_index(k.stages.size() - 1);
     if (lanes) {
         // PassKernel::split_lanes: the pairs of register r < last_radix / 2, point k = ip + r * TPC,
         // and of the mirror's register last_radix - 1 - r, point R - k. Shuffles run in every lane,
@@ -1144,7 +1261,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                     {out[r], "lc * " + u(rader_p) + " + " + rader_index("rader_out", rader_g_inv, sl.offset),
                      "false", sl.guard});
             } else {
-                writes.push_back({out[r], tile_index(sl.offset), "false", sl.guard});
+                writes.push_back({out[r], tile_index(sl.offset, last_i), "false", sl.guard});
             }
         }
         if (rader_p) {
@@ -1181,7 +1298,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
             // The point's index in its transform.
-            const std::string at = "(t - jj) * " + u(R) + " + jj + (i + " + u(sl.offset) + ") * " + u(S);
+            const std::string at =
+                "(t - jj) * " + u(R) + " + jj + (" + last_i + " + " + u(sl.offset) + ") * " + u(S);
             std::string guard = sl.guard, value = out[r];
             if (k.spectrum_store) value = spectrum(at, value);
             if (k.chirp_store) {
@@ -1190,8 +1308,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
             }
             if (!guard.empty()) w.line("if (" + guard + ")");
             const uint32_t step = S * k.dst_stride;
-            w.line("dst[dst_base + " + u(sl.offset * step) + " + i * " + u(step) + "] = " + scaled(value) +
-                   ";");
+            w.line("dst[dst_base + " + u(sl.offset * step) + " + " + last_i + " * " + u(step) +
+                   "] = " + scaled(value) + ";");
         }
         w.close();
     }

@@ -32,7 +32,15 @@ std::string_view to_string(BufferRole r) {
     return "?";
 }
 
-std::string_view to_string(Strategy s) { return s == Strategy::dft ? "dft" : "auto"; }
+std::string_view to_string(Strategy s) {
+    switch (s) {
+    case Strategy::automatic: return "auto";
+    case Strategy::portable: return "portable";
+    case Strategy::subgroups: return "subgroups";
+    case Strategy::dft: return "dft";
+    }
+    return "?";
+}
 
 std::string_view to_string(RealPath p) {
     switch (p) {
@@ -79,9 +87,9 @@ Normalization parse_normalization(std::string_view name) {
 }
 
 Strategy parse_strategy(std::string_view name) {
-    for (auto s : {Strategy::automatic, Strategy::dft})
+    for (auto s : {Strategy::automatic, Strategy::portable, Strategy::subgroups, Strategy::dft})
         if (name == to_string(s)) return s;
-    throw Error("strategy must be auto or dft, got '" + std::string(name) + "'");
+    throw Error("strategy must be auto, portable, subgroups or dft, got '" + std::string(name) + "'");
 }
 
 double scale_factor(Normalization n, Direction d, uint64_t length) {

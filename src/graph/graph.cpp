@@ -1443,6 +1443,28 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
         r.shared_bytes = std::max(r.shared_bytes, p.kernel.shared_bytes);
     }
     r.scratch_bytes = lp.scratch_bytes(Placement::out_of_place) + staging;
+    // Exchanges through shuffles: every one between the stages of a kernel with lane swaps.
+    auto shuffled = [](const LogicalPlan& l) {
+        uint32_t count = 0;
+        for (const Pass& p : l.passes)
+            if (!p.kernel.lane_swaps.empty()) count += static_cast<uint32_t>(p.kernel.stages.size() - 1);
+        return count;
+    };
+    r.subgroup_stages = shuffled(lp);
+    r.strategy = options.strategy == Strategy::dft ? Strategy::dft
+                 : r.subgroup_stages               ? Strategy::subgroups
+                                                   : Strategy::portable;
+    if (options.strategy == Strategy::subgroups) {
+        r.subgroup_eligible_stages = r.subgroup_stages;
+    } else if (options.strategy != Strategy::dft) {
+        Options with = options;
+        with.strategy = Strategy::subgroups;
+        try {
+            r.subgroup_eligible_stages = shuffled(plan(planned, caps, with));
+        } catch (const UnsupportedError&) {
+            // no subgroup shuffles on this device: none eligible
+        }
+    }
     r.supported = true;
     return r;
 }

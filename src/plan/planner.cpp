@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -74,6 +75,9 @@ constexpr uint32_t kOneStepTableSpan = 4096;
 // A column needs this many invocations for direct loads to fill whole 32-byte memory sectors;
 // shorter columns go through shared memory.
 constexpr uint32_t kMinDirectThreads = 4;
+// The most lane swaps (PassKernel::lane_swaps) a kernel takes under Strategy::automatic (see
+// assign_lane_swaps).
+constexpr size_t kAutomaticLaneSwaps = 1;
 
 uint32_t log2u(uint64_t x) { return static_cast<uint32_t>(std::bit_width(x) - 1); }
 
@@ -1039,6 +1043,129 @@ RoutedPasses bluestein_passes(const std::vector<PlanDim>& all, size_t axis, bool
 
 }  // namespace
 
+namespace {
+
+// The places of a kernel's point bits (see PassKernel::lane_swaps): places[b] is lane bit l < t or
+// register bit l - t.
+using BitPlaces = std::vector<uint8_t>;
+
+void apply_swap(BitPlaces& at, const LaneSwap& swap, uint32_t t) {
+    const uint8_t reg = static_cast<uint8_t>(t + swap.reg_bit);
+    for (uint8_t& place : at) place = place == swap.lane_bit ? reg : place == reg ? swap.lane_bit : place;
+}
+
+// The places after a stage of radix 2^kr and span 2^s: output m of butterfly q (the point bits
+// below n - kr) lands at point (q >> s << (s + kr)) | m << s | (q mod 2^s), where it already is.
+BitPlaces after_stage(const BitPlaces& at, uint32_t s, uint32_t kr) {
+    const uint32_t n = static_cast<uint32_t>(at.size());
+    BitPlaces out(n);
+    for (uint32_t b = 0; b < s; ++b) out[b] = at[b];
+    for (uint32_t j = 0; j < kr; ++j) out[s + j] = at[n - kr + j];
+    for (uint32_t b = s; b < n - kr; ++b) out[b + kr] = at[b];
+    return out;
+}
+
+// The fewest swaps that bring each stage's point bits into registers and leave the lanes
+// holding the point's t lowest bits after the last stage; nullopt where none do. A depth-first
+// search over which free register bits take the lane bits; the stages are few and the bits at
+// most 5, and states already reached at no more cost are skipped.
+std::optional<std::vector<LaneSwap>> plan_lane_swaps(uint32_t n, uint32_t t,
+                                                     const std::vector<uint32_t>& radices) {
+    std::optional<std::vector<LaneSwap>> best;
+    std::map<std::pair<size_t, BitPlaces>, size_t> reached;  // (stage, places) -> fewest swaps so far
+    std::vector<LaneSwap> swaps;
+    std::function<void(size_t, const BitPlaces&, uint32_t)> visit = [&](size_t stage, const BitPlaces& at,
+                                                                        uint32_t span_bits) {
+        if (best && swaps.size() >= best->size()) return;
+        if (stage == radices.size()) {
+            if (std::all_of(at.begin(), at.begin() + t, [&](uint8_t place) { return place < t; }))
+                best = swaps;
+            return;
+        }
+        auto [it, fresh] = reached.try_emplace({stage, at}, swaps.size());
+        if (!fresh && it->second <= swaps.size()) return;
+        it->second = swaps.size();
+        const uint32_t kr = static_cast<uint32_t>(std::countr_zero(radices[stage]));
+        std::vector<uint8_t> in_lanes, free_regs;  // point bits of the stage in lanes; registers to trade
+        for (uint32_t b = 0; b < n; ++b) {
+            const bool needed = b >= n - kr;
+            if (needed && at[b] < t) in_lanes.push_back(static_cast<uint8_t>(b));
+            if (!needed && at[b] >= t) free_regs.push_back(at[b]);
+        }
+        // Each ordered choice of free registers for the lane bits, through the permutations of a
+        // sorted list whose first in_lanes.size() entries are taken.
+        std::sort(free_regs.begin(), free_regs.end());
+        std::set<std::vector<uint8_t>> tried;
+        do {
+            std::vector<uint8_t> chosen(free_regs.begin(), free_regs.begin() + in_lanes.size());
+            if (!tried.insert(chosen).second) continue;
+            BitPlaces next = at;
+            const size_t before = swaps.size();
+            for (size_t i = 0; i < in_lanes.size(); ++i) {
+                const LaneSwap swap{static_cast<uint8_t>(stage), at[in_lanes[i]],
+                                    static_cast<uint8_t>(chosen[i] - t)};
+                apply_swap(next, swap, t);
+                swaps.push_back(swap);
+            }
+            visit(stage + 1, after_stage(next, span_bits, kr), span_bits + kr);
+            swaps.resize(before);
+        } while (std::next_permutation(free_regs.begin(), free_regs.end()));
+    };
+    BitPlaces identity(n);
+    std::iota(identity.begin(), identity.end(), uint8_t(0));
+    visit(0, identity, 0);
+    return best;
+}
+
+// Exchanges through subgroup shuffles (PassKernel::lane_swaps) for the kernels that can take
+// them: all of them under Strategy::subgroups; under automatic, where the device has shuffles,
+// those that need one swap only (P / 2 shuffles). On the H200 (results/2026-12-01f-h200) one
+// swap beat shared memory (f64 N = 32: 3533 GB/s against 3274), three or four swaps of 8 or 16
+// registers tied it (N = 64 to 256, within 1%), and four or five of 32 registers lost 13-25%
+// (N = 512 and 1024 in f32: each swap moves half of the registers).
+void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& options) {
+    const bool shuffles = caps.has_subgroup_operation("basic") && caps.has_subgroup_operation("shuffle");
+    if (options.strategy != Strategy::subgroups && !(options.strategy == Strategy::automatic && shuffles))
+        return;
+    for (Pass& pass : p.passes) {
+        PassKernel& k = pass.kernel;
+        const uint32_t tpc = k.threads_per_column;
+        if (k.kind != KernelKind::stockham || !std::has_single_bit(k.radix) || k.radix != k.length ||
+            k.span != 1 || !k.points_contiguous || !k.uniform() || k.stages.size() < 2 || tpc < 2 ||
+            tpc > caps.subgroup_size || caps.subgroup_size % tpc != 0 || k.split_store || k.join_load ||
+            k.split_lanes || k.convolution || k.chirp_load || k.chirp_store || k.spectrum_store ||
+            k.rader_prime || pass.dim_count != 1)
+            continue;
+        std::vector<uint32_t> radices;
+        for (const Stage& st : k.stages) radices.push_back(st.radix);
+        if (auto swaps = plan_lane_swaps(static_cast<uint32_t>(std::countr_zero(k.radix)),
+                                         static_cast<uint32_t>(std::countr_zero(tpc)), radices))
+            if (options.strategy == Strategy::subgroups || swaps->size() <= kAutomaticLaneSwaps)
+                k.lane_swaps = std::move(*swaps);
+    }
+}
+
+}  // namespace
+
+std::vector<std::vector<uint8_t>> lane_layouts(const PassKernel& k) {
+    const uint32_t n = static_cast<uint32_t>(std::countr_zero(k.radix));
+    const uint32_t t = static_cast<uint32_t>(std::countr_zero(k.threads_per_column));
+    BitPlaces at(n);
+    std::iota(at.begin(), at.end(), uint8_t(0));
+    std::vector<BitPlaces> out;
+    uint32_t span_bits = 0;
+    for (size_t s = 0; s < k.stages.size(); ++s) {
+        for (const LaneSwap& swap : k.lane_swaps)
+            if (swap.stage == s) apply_swap(at, swap, t);
+        out.push_back(at);
+        const uint32_t kr = static_cast<uint32_t>(std::countr_zero(k.stages[s].radix));
+        at = after_stage(at, span_bits, kr);
+        span_bits += kr;
+    }
+    out.push_back(at);
+    return out;
+}
+
 PassKernel::ColumnPlace PassKernel::place(uint64_t column) const {
     const uint64_t T = columns_per_transform();
     if (batch_dims.empty()) return {column % T, column / T * row_points(), column / T * row_points()};
@@ -1168,7 +1295,8 @@ std::string LogicalPlan::summary() const {
 namespace {
 
 void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
-    if (options.strategy != Strategy::automatic && options.strategy != Strategy::dft)
+    if (options.strategy != Strategy::automatic && options.strategy != Strategy::portable &&
+        options.strategy != Strategy::subgroups && options.strategy != Strategy::dft)
         throw Error("Options.strategy is not a Strategy value (" +
                     std::to_string(static_cast<int>(options.strategy)) + ")");
     if (options.real_path != RealPath::half_length && options.real_path != RealPath::full_length)
@@ -1186,6 +1314,12 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
     }
     if (desc.precision() == Precision::f64 && !caps.shader_float64)
         throw UnsupportedError("the device lacks shaderFloat64, which f64 transforms need");
+    if (options.strategy == Strategy::subgroups &&
+        !(caps.has_subgroup_operation("basic") && caps.has_subgroup_operation("shuffle") &&
+          caps.subgroup_size >= 2))
+        throw UnsupportedError(
+            "strategy subgroups needs subgroup shuffles in compute shaders (and subgroups "
+            "of 2 or more), which the device lacks");
     for (const auto& [elements, bytes, name] :
          {std::tuple{desc.input_elements(), desc.input_bytes(), "input"},
           std::tuple{desc.output_elements(), desc.output_bytes(), "output"}}) {
@@ -1695,8 +1829,11 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
 
 }  // namespace
 
-LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
-    check_problem(desc, caps, options);
+LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& requested) {
+    check_problem(desc, caps, requested);
+    // Strategy::portable uses no subgroup operations at all.
+    Options options = requested;
+    if (options.strategy == Strategy::portable) options.subgroup_barriers = options.subgroup_shuffles = false;
     TwiddleTableBuilder table;
     LogicalPlan out = desc.transform() == Transform::c2c ? plan_complex(desc, caps, options, table)
                                                          : plan_real(desc, caps, options, table);
@@ -1711,6 +1848,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& opt
             throw UnsupportedError("the plan needs " + std::to_string(out.scratch_bytes(p)) +
                                    " bytes of scratch, over the device's maxStorageBufferRange of " +
                                    std::to_string(caps.max_storage_buffer_range));
+    assign_lane_swaps(out, caps, options);
     out.twiddles = table.take();
     out.spectra = table.take_spectra();
     return out;
@@ -1755,6 +1893,7 @@ LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const 
         if (i != *fused) others.push_back(p.passes[i]);
     Pass middle = p.passes[*fused];
     middle.kernel.convolution = true;
+    middle.kernel.lane_swaps.clear();  // a convolution's second transform starts in the stores' layout
     p.passes = others;
     p.passes.push_back(middle);
     p.passes.insert(p.passes.end(), others.rbegin(), others.rend());
