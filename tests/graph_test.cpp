@@ -822,6 +822,18 @@ TEST_F(GraphTest, SupportQuery) {
     EXPECT_GT(small.workgroup_size, 0u);
     EXPECT_FALSE(small.blocks);
     EXPECT_FALSE(small.summary.empty());
+    // Under automatic, no shuffles where an exchange takes more than one lane swap: 64 points
+    // (8 invocations per transform, lavapipe's subgroup size; stages of 8 and 8) take three.
+    EXPECT_EQ(small.strategy, Strategy::portable);
+    EXPECT_EQ(small.subgroup_stages, 0u);
+    const Support sub = support(ctx, FftDesc(64, 6), Options{.strategy = Strategy::subgroups});
+    EXPECT_EQ(sub.strategy, Strategy::subgroups);
+    EXPECT_EQ(sub.subgroup_stages, 1u);
+    EXPECT_EQ(sub.subgroup_eligible_stages, 1u);
+    const Support eligible = support(ctx, FftDesc(64, 6));
+    EXPECT_EQ(eligible.subgroup_stages, 0u);
+    EXPECT_EQ(eligible.subgroup_eligible_stages, 1u);
+    EXPECT_EQ(support(ctx, FftDesc(64, 6), Options{.strategy = Strategy::dft}).strategy, Strategy::dft);
     // Over the range: blocks of whole transforms.
     const uint64_t range = ctx.caps().max_storage_buffer_range;
     const FftDesc big(4096, range / (4096 * 8) + 300);
