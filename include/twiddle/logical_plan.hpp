@@ -57,6 +57,7 @@ struct Options {
     Strategy strategy = Strategy::automatic;
     // How r2c and c2r plans transform rows of even length (see RealPath).
     RealPath real_path = RealPath::half_length;
+    bool operator==(const Options&) const = default;
 };
 
 // One entry of the twiddle table: the complex root of unity e^{-2 pi i exponent / period}.
@@ -80,6 +81,7 @@ struct Stage {
     // [(m - 1) * span + j] for j < span, 1 <= m < radix, so that invocations doing neighbouring
     // butterflies read neighbouring entries. Unused when span == 1.
     uint32_t twiddle_offset = 0;
+    bool operator==(const Stage&) const = default;
 };
 
 // One exchange of a subgroup-shuffle kernel (PassKernel::lane_swaps): before stage `stage`, bit

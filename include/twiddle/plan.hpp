@@ -17,6 +17,9 @@
 
 namespace twiddle {
 
+struct TunedChoice;
+struct TuneOptions;
+
 // GLSL fused into a plan's kernels, as cuFFT's load and store callbacks: applied as the first pass
 // reads each complex value of the input, and as the last pass writes each complex value of the
 // output, with no pass of their own. Each is the body of a function of the value and of its
@@ -104,6 +107,7 @@ public:
     void execute(const Buffer& in, const Buffer& out, Direction direction) const;
 
 private:
+    friend TunedChoice tune(const Context&, Transform, Precision, uint64_t, const TuneOptions&);
     Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks);
     struct Impl;
     std::unique_ptr<Impl> impl_;

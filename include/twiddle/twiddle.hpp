@@ -11,5 +11,6 @@
 #include "twiddle/plan.hpp"
 #include "twiddle/sht.hpp"
 #include "twiddle/timer.hpp"
+#include "twiddle/tuning.hpp"
 #include "twiddle/types.hpp"
 #include "twiddle/version.hpp"

@@ -17,6 +17,7 @@
 #include "vk/compute_kernel.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
+#include "vk/tuning.hpp"
 #include "vk/views.hpp"
 
 namespace twiddle {
@@ -1245,7 +1246,8 @@ GraphStats Graph::stats() const {
         ns.workgroup_size = codegen::kGraphWorkgroup;
         switch (n.kind) {
         case NodeKind::fft: {
-            const LogicalPlan lp = plan(*n.desc, impl_->state->caps, n.options);
+            const LogicalPlan lp =
+                plan(*n.desc, impl_->state->caps, vk::tuned_options(*impl_->state, *n.desc, n.options));
             ns.elements = n.desc->output_elements();
             ns.bytes_read = n.desc->input_bytes();
             ns.bytes_written = n.desc->output_bytes();
@@ -1431,7 +1433,7 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
     }
     LogicalPlan lp;
     try {
-        lp = plan(planned, caps, options);
+        lp = plan(planned, caps, tuned_options(context, desc, options));
     } catch (const Error& e) {
         r.reason = e.what();
         return r;

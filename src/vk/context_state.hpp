@@ -11,6 +11,7 @@
 
 #include "twiddle/caps.hpp"
 #include "twiddle/context.hpp"
+#include "twiddle/tuning.hpp"
 #include "vk/handles.hpp"
 #include "vk/kernel_cache.hpp"
 
@@ -38,6 +39,11 @@ struct Context::State {
 
     std::mutex messages_mutex;
     std::vector<std::string> messages;
+
+    // Tuned planner choices (twiddle/tuning.hpp), read from the disk cache when first needed.
+    std::mutex tuning_mutex;
+    bool tuning_loaded = false;
+    std::vector<TunedChoice> tuning;
 
     State() = default;
     State(const State&) = delete;

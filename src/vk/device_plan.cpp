@@ -9,6 +9,7 @@
 #include "cpu/reference.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/plan.hpp"
+#include "twiddle/tuning.hpp"
 #include "vk/compute_kernel.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
@@ -54,7 +55,7 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     : Plan(context, desc, options, FftCallbacks{}) {}
 
 Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks)
-    : Plan(context, plan(desc, context.caps(), options), callbacks) {}
+    : Plan(context, plan(desc, context.caps(), tuned_options(context, desc, options)), callbacks) {}
 
 std::string FftCallbacks::store_body(Precision precision) const {
     if (!multiply) return store;

@@ -55,9 +55,11 @@ KernelCache::KernelCache(VkDevice device, const DeviceCaps& caps,
     pipeline_cache_ = UniquePipelineCache(device_, cache);
 }
 
-std::string KernelCache::pipeline_cache_name() const {
-    return "pipelines-" + hex(caps_.device_uuid) + "-" + std::to_string(caps_.driver_version) + ".bin";
+std::string KernelCache::device_key() const {
+    return hex(caps_.device_uuid) + "-" + std::to_string(caps_.driver_version);
 }
+
+std::string KernelCache::pipeline_cache_name() const { return "pipelines-" + device_key() + ".bin"; }
 
 std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::string& name) {
     const std::string key = Hash128()

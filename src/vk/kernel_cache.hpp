@@ -32,6 +32,10 @@ public:
     // Writes the pipeline cache to disk if it may have grown since it was read.
     void save();
 
+    // The disk cache, and the part of file names that ties an entry to this device and driver.
+    const DiskCache& disk() const { return disk_; }
+    std::string device_key() const;
+
     // Kernels compiled and kernels found on disk since creation.
     uint64_t compiled() const { return compiled_.load(); }
     uint64_t loaded() const { return loaded_.load(); }

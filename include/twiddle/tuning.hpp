@@ -1,0 +1,66 @@
+// twiddle: measured planner choices, as FFTW's wisdom. tune() times the planner's variants for one
+// transform length on the context's device and keeps the fastest Options, in the context and in
+// its disk cache under a name of the device and driver, so that later contexts on the same
+// device find them. A Plan made with default Options for a 1D problem of that kind, precision and
+// length then takes the tuned ones (whatever the batch).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "twiddle/context.hpp"
+#include "twiddle/export.hpp"
+#include "twiddle/logical_plan.hpp"
+#include "twiddle/types.hpp"
+
+namespace twiddle {
+
+// One tuned choice: the options that ran a 1D transform of `length` points fastest.
+struct TunedChoice {
+    Transform transform = Transform::c2c;
+    Precision precision = Precision::f32;
+    uint64_t length = 0;
+    Options options;
+    // The measurement behind it: milliseconds per transform of `batch` rows with these options
+    // and with the planner's defaults, in the same run, and how many variants were timed.
+    double ms = 0;
+    double default_ms = 0;
+    uint64_t batch = 0;
+    uint32_t variants = 0;
+};
+
+struct TuneOptions {
+    // Values (complex, or real for r2c) per timed problem: batch = max(1, values / length).
+    uint64_t values = uint64_t(1) << 24;
+    // Timed executions per variant, after a warm-up; the median counts.
+    uint32_t reps = 10;
+};
+
+// Times the planner's variants (points per invocation, workgroup and tile sizes, shared memory,
+// columns per workgroup, the strategies portable and subgroups) for a forward 1D transform of
+// `length` points, keeps the fastest whose output agrees with the default plan's, and returns it.
+// c2c and r2c. Throws twiddle::Error for length 0 or a c2r transform (tune its r2c: the plans
+// mirror each other), UnsupportedError where the device cannot run the transform.
+TWIDDLE_API TunedChoice tune(const Context& context, Transform transform, Precision precision,
+                             uint64_t length, const TuneOptions& options = {});
+
+// The options a plan of `desc` takes when the caller asks for `options`: the tuned ones for a 1D
+// c2c or r2c problem (c2r: those of the r2c of its length) when `options` are the defaults and
+// the context holds a choice for it, else `options`.
+TWIDDLE_API Options tuned_options(const Context& context, const FftDesc& desc, const Options& options);
+
+// The choices the context holds: read from its disk cache when first asked, plus those tune()
+// and import_tuning() added since.
+TWIDDLE_API std::vector<TunedChoice> tuned_choices(const Context& context);
+
+// The choices as text (one line each), and back: import_tuning adds or replaces the choices of a
+// text export_tuning wrote, in the context and its disk cache. Throws twiddle::Error for a line
+// it cannot read, before changing anything.
+TWIDDLE_API std::string export_tuning(const Context& context);
+TWIDDLE_API void import_tuning(const Context& context, const std::string& text);
+
+// Forgets every choice, in the context and in its disk cache.
+TWIDDLE_API void clear_tuning(const Context& context);
+
+}  // namespace twiddle

@@ -1,0 +1,356 @@
+// twiddle's tuned planner choices: measuring the planner's variants (tune), keeping the fastest
+// per device and driver in the disk cache, and applying them to plans made with default options.
+#include "twiddle/tuning.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "cpu/reference.hpp"
+#include "twiddle/buffer.hpp"
+#include "twiddle/error.hpp"
+#include "twiddle/plan.hpp"
+#include "twiddle/timer.hpp"
+#include "vk/context_state.hpp"
+#include "vk/memory.hpp"
+#include "vk/tuning.hpp"
+
+namespace twiddle {
+
+namespace {
+
+// A plan of a c2r problem mirrors the r2c of its length: both take the r2c's choice.
+Transform tuned_kind(Transform t) { return t == Transform::c2r ? Transform::r2c : t; }
+
+bool same_key(const TunedChoice& a, const TunedChoice& b) {
+    return a.transform == b.transform && a.precision == b.precision && a.length == b.length;
+}
+
+// One line per choice: kind, precision and length, then name=value pairs.
+std::string to_line(const TunedChoice& c) {
+    const Options& o = c.options;
+    std::ostringstream s;
+    s << to_string(c.transform) << " " << to_string(c.precision) << " " << c.length
+      << " max_pass_length=" << o.max_pass_length << " max_radix=" << o.max_radix
+      << " workgroup_size=" << o.workgroup_size << " columns_per_workgroup=" << o.columns_per_workgroup
+      << " max_shared_memory=" << o.max_shared_memory << " tiles_per_workgroup=" << o.tiles_per_workgroup
+      << " subgroup_barriers=" << o.subgroup_barriers << " subgroup_shuffles=" << o.subgroup_shuffles
+      << " strategy=" << to_string(o.strategy) << " real_path=" << to_string(o.real_path) << " ms=" << c.ms
+      << " default_ms=" << c.default_ms << " batch=" << c.batch << " variants=" << c.variants;
+    return s.str();
+}
+
+TunedChoice from_line(const std::string& line) {
+    auto bad = [&](const std::string& why) { return Error("tuning: " + why + " in line '" + line + "'"); };
+    std::istringstream s(line);
+    std::string kind, precision;
+    TunedChoice c;
+    if (!(s >> kind >> precision >> c.length) || c.length == 0) throw bad("no kind, precision and length");
+    if (kind == "c2c")
+        c.transform = Transform::c2c;
+    else if (kind == "r2c")
+        c.transform = Transform::r2c;
+    else
+        throw bad("transform '" + kind + "' is not c2c or r2c");
+    if (precision == "f32")
+        c.precision = Precision::f32;
+    else if (precision == "f64")
+        c.precision = Precision::f64;
+    else
+        throw bad("precision '" + precision + "' is not f32 or f64");
+    Options& o = c.options;
+    std::map<std::string, std::string> fields;
+    for (std::string item; s >> item;) {
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) throw bad("'" + item + "' is not name=value");
+        fields[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    auto take = [&](const std::string& name) {
+        const auto it = fields.find(name);
+        if (it == fields.end()) throw bad("no " + name);
+        std::string v = it->second;
+        fields.erase(it);
+        return v;
+    };
+    auto number = [&](const std::string& name) {
+        const std::string v = take(name);
+        size_t used = 0;
+        double d = 0;
+        try {
+            d = std::stod(v, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != v.size() || !(d >= 0)) throw bad(name + " '" + v + "' is not a number >= 0");
+        return d;
+    };
+    auto u32 = [&](const std::string& name) {
+        const double d = number(name);
+        if (d > 4294967295.0 || d != static_cast<uint32_t>(d)) throw bad(name + " is not a 32-bit count");
+        return static_cast<uint32_t>(d);
+    };
+    o.max_pass_length = u32("max_pass_length");
+    o.max_radix = u32("max_radix");
+    o.workgroup_size = u32("workgroup_size");
+    o.columns_per_workgroup = u32("columns_per_workgroup");
+    o.max_shared_memory = u32("max_shared_memory");
+    o.tiles_per_workgroup = u32("tiles_per_workgroup");
+    o.subgroup_barriers = u32("subgroup_barriers") != 0;
+    o.subgroup_shuffles = u32("subgroup_shuffles") != 0;
+    o.strategy = parse_strategy(take("strategy"));
+    const std::string real = take("real_path");
+    if (real == to_string(RealPath::half_length))
+        o.real_path = RealPath::half_length;
+    else if (real == to_string(RealPath::full_length))
+        o.real_path = RealPath::full_length;
+    else
+        throw bad("real_path '" + real + "' is not half_length or full_length");
+    c.ms = number("ms");
+    c.default_ms = number("default_ms");
+    c.batch = static_cast<uint64_t>(number("batch"));
+    c.variants = u32("variants");
+    if (!fields.empty()) throw bad("unknown field " + fields.begin()->first);
+    return c;
+}
+
+std::vector<TunedChoice> parse(const std::string& text) {
+    std::vector<TunedChoice> out;
+    std::istringstream s(text);
+    for (std::string line; std::getline(s, line);)
+        if (!line.empty() && line[0] != '#') out.push_back(from_line(line));
+    return out;
+}
+
+std::string file_name(const Context::State& state) {
+    return "tuning-" + state.kernels->device_key() + ".txt";
+}
+
+// The context's choices, read from disk on first use. Caller holds tuning_mutex.
+std::vector<TunedChoice>& loaded(Context::State& state) {
+    if (!state.tuning_loaded) {
+        state.tuning_loaded = true;
+        if (auto data = state.kernels->disk().read(file_name(state))) {
+            try {
+                state.tuning = parse(std::string(data->begin(), data->end()));
+            } catch (const Error&) {
+                state.tuning.clear();  // written by another version: ignored, rewritten by the next tune
+            }
+        }
+    }
+    return state.tuning;
+}
+
+// Writes the choices to disk. Caller holds tuning_mutex.
+void save(const Context::State& state) {
+    std::string text = "# twiddle tuned planner choices for " + state.caps.name + "\n";
+    for (const TunedChoice& c : state.tuning) text += to_line(c) + "\n";
+    state.kernels->disk().write(file_name(state),
+                                std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+void remember(Context::State& state, const std::vector<TunedChoice>& choices) {
+    std::lock_guard lock(state.tuning_mutex);
+    std::vector<TunedChoice>& all = loaded(state);
+    for (const TunedChoice& c : choices) {
+        auto it = std::find_if(all.begin(), all.end(), [&](const TunedChoice& x) { return same_key(x, c); });
+        if (it != all.end())
+            *it = c;
+        else
+            all.push_back(c);
+    }
+    save(state);
+}
+
+// The variants tune() times: the defaults first, then one knob changed at a time.
+std::vector<Options> variants(const DeviceCaps& caps) {
+    std::vector<Options> out{Options{}};
+    auto with = [&](auto set) {
+        Options o;
+        set(o);
+        out.push_back(o);
+    };
+    for (uint32_t r : {4u, 8u, 16u, 32u}) with([&](Options& o) { o.max_radix = r; });
+    for (uint32_t w : {64u, 128u, 256u, 1024u}) with([&](Options& o) { o.workgroup_size = w; });
+    for (uint32_t c : {4u, 8u, 16u, 32u}) with([&](Options& o) { o.columns_per_workgroup = c; });
+    for (uint32_t t : {1u, 2u, 4u, 8u}) with([&](Options& o) { o.tiles_per_workgroup = t; });
+    with([&](Options& o) { o.max_shared_memory = caps.max_shared_memory_bytes; });
+    with([&](Options& o) { o.max_shared_memory = caps.max_shared_memory_bytes / 4; });
+    with([&](Options& o) { o.strategy = Strategy::portable; });
+    if (caps.has_subgroup_operation("shuffle")) with([&](Options& o) { o.strategy = Strategy::subgroups; });
+    with([&](Options& o) { o.real_path = RealPath::full_length; });
+    return out;
+}
+
+// Whether two plans run the same kernels over the same grid.
+bool same_plan(const LogicalPlan& a, const LogicalPlan& b) {
+    return std::equal(
+        a.passes.begin(), a.passes.end(), b.passes.begin(), b.passes.end(),
+        [](const Pass& x, const Pass& y) { return x.kernel == y.kernel && x.workgroups == y.workgroups; });
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+}  // namespace
+
+TunedChoice tune(const Context& context, Transform transform, Precision precision, uint64_t length,
+                 const TuneOptions& options) {
+    if (length == 0) throw Error("tune: length must be at least 1");
+    if (transform == Transform::c2r)
+        throw Error("tune: tune the r2c transform of the length; c2r plans take its choice");
+    if (options.reps == 0) throw Error("tune: reps must be at least 1");
+    const DeviceCaps& caps = context.caps();
+    const uint64_t batch = std::max<uint64_t>(1, options.values / length);
+    const FftDesc desc = (transform == Transform::c2c ? FftDesc(length, batch) : FftDesc::r2c(length, batch))
+                             .with_precision(precision);
+
+    // The distinct plans among the variants that plan at all; the defaults first.
+    std::vector<std::pair<Options, LogicalPlan>> candidates;
+    for (const Options& o : variants(caps)) {
+        LogicalPlan lp;
+        try {
+            lp = plan(desc, caps, o);
+        } catch (const UnsupportedError&) {
+            if (candidates.empty()) throw;  // the defaults: the device cannot run the transform
+            continue;
+        }
+        if (std::none_of(candidates.begin(), candidates.end(),
+                         [&](const auto& c) { return same_plan(c.second, lp); }))
+            candidates.emplace_back(o, std::move(lp));
+    }
+
+    // Random input, the same for every variant; outputs compared on their first elements.
+    const uint64_t in_bytes = desc.input_bytes(), out_bytes = desc.output_bytes();
+    Buffer in(context, in_bytes), out(context, out_bytes);
+    {
+        std::vector<uint32_t> words(in_bytes / 4);
+        uint64_t state = 0x9e3779b97f4a7c15ull;
+        const bool f32 = precision == Precision::f32;
+        for (size_t i = 0; i < words.size(); i += f32 ? 1 : 2) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const double v = static_cast<double>(state >> 11) / 9007199254740992.0 * 2 - 1;
+            if (f32) {
+                const float f = static_cast<float>(v);
+                std::memcpy(&words[i], &f, 4);
+            } else {
+                std::memcpy(&words[i], &v, 8);
+            }
+        }
+        in.upload(words.data(), in_bytes);
+    }
+    const uint64_t compared = std::min<uint64_t>(out_bytes, 1u << 20);
+    uint64_t scratch_bytes = 1;
+    for (const auto& [o, lp] : candidates)
+        scratch_bytes = std::max(scratch_bytes, lp.scratch_bytes(Placement::out_of_place));
+    Buffer scratch(context, scratch_bytes);
+
+    TunedChoice best;
+    best.transform = transform;
+    best.precision = precision;
+    best.length = length;
+    best.batch = batch;
+    std::vector<uint8_t> baseline;
+    for (const auto& [o, lp] : candidates) {
+        const Plan p(context, lp, FftCallbacks{});  // as planned: no tuned choice replaces the defaults
+        auto record = [&](VkCommandBuffer cmd) {
+            p.record(cmd, in.view(), out.view(),
+                     lp.scratch_bytes(Placement::out_of_place) ? scratch.view() : BufferView{},
+                     Direction::forward);
+        };
+        // Warm-up: clocks rise under sustained load only.
+        using clock = std::chrono::steady_clock;
+        const auto start = clock::now();
+        while (std::chrono::duration<double>(clock::now() - start).count() < 0.2)
+            context.submit([&](VkCommandBuffer cmd) {
+                for (int i = 0; i < 8; ++i) {
+                    vk::record_full_barrier(cmd);
+                    record(cmd);
+                }
+            });
+        GpuTimer timer(context, options.reps);
+        context.submit([&](VkCommandBuffer cmd) {
+            timer.reset(cmd);
+            for (uint32_t r = 0; r < options.reps; ++r) {
+                vk::record_full_barrier(cmd);
+                timer.begin(cmd, r);
+                record(cmd);
+                timer.end(cmd, r);
+            }
+        });
+        const double ms = median(timer.read_ms());
+        std::vector<uint8_t> got(compared);
+        out.download(got.data(), compared);
+        ++best.variants;
+        if (baseline.empty()) {
+            baseline = std::move(got);
+            best.options = o;
+            best.ms = best.default_ms = ms;
+            continue;
+        }
+        // A variant counts only if it computes what the defaults computed.
+        double err = 0;
+        if (precision == Precision::f32) {
+            std::vector<std::complex<float>> a(compared / 8), b(compared / 8);
+            std::memcpy(a.data(), got.data(), a.size() * 8);
+            std::memcpy(b.data(), baseline.data(), b.size() * 8);
+            std::vector<std::complex<double>> wide(b.begin(), b.end());
+            err = cpu::relative_l2(a, wide);
+        } else {
+            std::vector<std::complex<double>> a(compared / 16), b(compared / 16);
+            std::memcpy(a.data(), got.data(), a.size() * 16);
+            std::memcpy(b.data(), baseline.data(), b.size() * 16);
+            err = cpu::relative_l2(a, b);
+        }
+        if (err <= (precision == Precision::f32 ? 1e-5 : 1e-12) && ms < best.ms) {
+            best.options = o;
+            best.ms = ms;
+        }
+    }
+    remember(*context.state(), {best});
+    return best;
+}
+
+Options vk::tuned_options(Context::State& state, const FftDesc& desc, const Options& options) {
+    if (!(options == Options{}) || desc.dims().size() != 1) return options;
+    std::lock_guard lock(state.tuning_mutex);
+    const TunedChoice key{tuned_kind(desc.transform()), desc.precision(), desc.dims()[0].n};
+    for (const TunedChoice& c : loaded(state))
+        if (same_key(c, key)) return c.options;
+    return options;
+}
+
+Options tuned_options(const Context& context, const FftDesc& desc, const Options& options) {
+    return vk::tuned_options(*context.state(), desc, options);
+}
+
+std::vector<TunedChoice> tuned_choices(const Context& context) {
+    Context::State& state = *context.state();
+    std::lock_guard lock(state.tuning_mutex);
+    return loaded(state);
+}
+
+std::string export_tuning(const Context& context) {
+    std::string text;
+    for (const TunedChoice& c : tuned_choices(context)) text += to_line(c) + "\n";
+    return text;
+}
+
+void import_tuning(const Context& context, const std::string& text) {
+    remember(*context.state(), parse(text));
+}
+
+void clear_tuning(const Context& context) {
+    Context::State& state = *context.state();
+    std::lock_guard lock(state.tuning_mutex);
+    state.tuning_loaded = true;
+    state.tuning.clear();
+    save(state);
+}
+
+}  // namespace twiddle

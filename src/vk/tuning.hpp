@@ -1,0 +1,13 @@
+// The tuned planner choices of a context's state (twiddle/tuning.hpp), for code that holds the
+// state rather than the Context.
+#pragma once
+
+#include "twiddle/tuning.hpp"
+#include "vk/context_state.hpp"
+
+namespace twiddle::vk {
+
+// As twiddle::tuned_options.
+Options tuned_options(Context::State& state, const FftDesc& desc, const Options& options);
+
+}  // namespace twiddle::vk

@@ -1,0 +1,135 @@
+// Tuned planner choices (twiddle/tuning.hpp): tune() on the device, the choice kept on disk and
+// found by the next context, plans with default options taking it, import, export and clear.
+// Each test has a context of its own on a cache directory of its own: the shared test cache must
+// not hand tuned options to the other tests' plans.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "cpu/reference.hpp"
+#include "device_test.hpp"
+
+namespace twiddle {
+namespace {
+
+class Tuning : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() /
+               ("twiddle-tuning-test-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(dir_);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+    Context context() const {
+        return Context(ContextOptions{.validation = true, .disk_cache = true, .cache_dir = dir_});
+    }
+    static void no_messages(const Context& ctx) {
+        for (const auto& m : ctx.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
+    }
+    std::filesystem::path dir_;
+};
+
+// The passes of a plan, for comparing what two plans run.
+std::vector<PassKernel> kernels(const LogicalPlan& p) {
+    std::vector<PassKernel> out;
+    for (const Pass& pass : p.passes) out.push_back(pass.kernel);
+    return out;
+}
+
+// A line of export_tuning's format with the planner's defaults except max_radix.
+std::string line(const std::string& kind, uint64_t length, uint32_t max_radix) {
+    return kind + " f32 " + std::to_string(length) +
+           " max_pass_length=0 max_radix=" + std::to_string(max_radix) +
+           " workgroup_size=0 columns_per_workgroup=0 max_shared_memory=0 tiles_per_workgroup=0 "
+           "subgroup_barriers=1 subgroup_shuffles=1 strategy=auto real_path=half_length ms=0.5 default_ms=1 "
+           "batch=64 variants=2\n";
+}
+
+TEST_F(Tuning, TuneKeepsTheFastestAndPlansTakeIt) {
+    const Context ctx = context();
+    const TunedChoice c = tune(ctx, Transform::c2c, Precision::f32, 64, {.values = 1u << 12, .reps = 3});
+    EXPECT_EQ(c.transform, Transform::c2c);
+    EXPECT_EQ(c.length, 64u);
+    EXPECT_EQ(c.batch, 64u);
+    EXPECT_GT(c.variants, 5u);  // the defaults and the distinct plans of the knobs
+    EXPECT_GT(c.ms, 0.0);
+    EXPECT_LE(c.ms, c.default_ms);  // the defaults are among the variants
+    ASSERT_EQ(tuned_choices(ctx).size(), 1u);
+    EXPECT_EQ(tuned_choices(ctx)[0].options, c.options);
+
+    // A plan with default options takes the choice, whatever the batch; it computes the transform.
+    const FftDesc desc(64, 9);
+    const Plan p(ctx, desc);
+    EXPECT_EQ(kernels(p.logical()), kernels(plan(desc, ctx.caps(), c.options)));
+    const auto x = testing::random_complex(64 * 9, 5);
+    Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
+    in.upload(x.data(), desc.bytes());
+    p.execute(in, out, Direction::forward);
+    std::vector<std::complex<float>> got(x.size());
+    out.download(got.data(), desc.bytes());
+    std::vector<std::complex<double>> want(x.size());
+    cpu::reference_dft(testing::widen(x), want, 64, 9, Direction::forward);
+    EXPECT_LE(cpu::relative_l2(got, want), 5e-7);
+    no_messages(ctx);
+
+    // The next context on the same cache finds it.
+    const Context next = context();
+    ASSERT_EQ(tuned_choices(next).size(), 1u);
+    EXPECT_EQ(tuned_choices(next)[0].options, c.options);
+    EXPECT_EQ(tuned_choices(next)[0].variants, c.variants);
+}
+
+TEST_F(Tuning, ImportExportAndClear) {
+    const Context ctx = context();
+    EXPECT_TRUE(tuned_choices(ctx).empty());
+    import_tuning(ctx, "# a comment\n" + line("c2c", 64, 4) + line("r2c", 128, 2));
+    ASSERT_EQ(tuned_choices(ctx).size(), 2u);
+    // Default options take the choice; other options, other lengths and 2D problems do not.
+    EXPECT_EQ(Plan(ctx, FftDesc(64, 3)).logical().passes[0].kernel.points_per_thread, 4u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{.max_radix = 8}).max_radix, 8u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(32, 3), Options{}).max_radix, 0u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc::nd({64, 64}), Options{}).max_radix, 0u);
+    // c2r takes the r2c's choice of its length; precision is part of the key.
+    EXPECT_EQ(tuned_options(ctx, FftDesc::c2r(128, 2), Options{}).max_radix, 2u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3).with_precision(Precision::f64), Options{}).max_radix, 0u);
+    // A newer import replaces the choice of the same key.
+    import_tuning(ctx, line("c2c", 64, 8));
+    ASSERT_EQ(tuned_choices(ctx).size(), 2u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 8u);
+
+    // export_tuning writes what import_tuning reads, and the disk holds it for the next context.
+    const std::string text = export_tuning(ctx);
+    const Context other = context();
+    EXPECT_EQ(export_tuning(other), text);
+    clear_tuning(other);
+    EXPECT_TRUE(tuned_choices(other).empty());
+    import_tuning(other, text);
+    EXPECT_EQ(export_tuning(other), text);
+
+    clear_tuning(ctx);
+    EXPECT_TRUE(tuned_choices(ctx).empty());
+    EXPECT_TRUE(tuned_choices(context()).empty());
+    no_messages(ctx);
+}
+
+TEST_F(Tuning, RefusesBadInput) {
+    const Context ctx = context();
+    EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 0), Error);
+    EXPECT_THROW(tune(ctx, Transform::c2r, Precision::f32, 64), Error);
+    EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 64, {.reps = 0}), Error);
+    import_tuning(ctx, line("c2c", 64, 4));
+    // A bad line anywhere changes nothing.
+    for (const std::string& bad : std::vector<std::string>{
+             "c2c f32 64 max_radix=x", "c2r f32 64", "c2c f16 64", "c2c f32 0", "c2c f32 64 bogus",
+             line("c2c", 32, 4).substr(0, 40), line("c2c", 32, 4) + "c2c f32 64 strategy=fast"}) {
+        EXPECT_THROW(import_tuning(ctx, line("c2c", 16, 2) + bad), Error) << bad;
+        ASSERT_EQ(tuned_choices(ctx).size(), 1u) << bad;
+    }
+    EXPECT_TRUE(tuned_choices(Context(ContextOptions{.disk_cache = false})).empty());
+    no_messages(ctx);
+}
+
+}  // namespace
+}  // namespace twiddle
