@@ -16,6 +16,8 @@ void add_info_command(CLI::App& app);
 // TWIDDLE_VALIDATION=1): a command whose Vulkan use was invalid must not report success.
 void check_validation(const Context& context);
 void add_bench_command(CLI::App& app);
+// twiddle tune: the planner's choices measured per device (twiddle/tuning.hpp).
+void add_tune_command(CLI::App& app);
 
 // A CLI check that runs one of twiddle's parsers (parse_normalization, parse_strategy), so that
 // a bad name is a usage error like any other, with the parser's message.

@@ -1,0 +1,73 @@
+"""Runs `twiddle tune` on the default device: it measures lengths, keeps the choices in the disk
+cache (a directory of the test's own, so that the other tests' plans take no tuned options), lists,
+exports, imports and clears them, and refuses what it cannot do.
+
+Usage: python3 tune_cli_test.py PATH/TO/twiddle [unittest arguments]
+"""
+
+import os
+import subprocess
+
+import cli_test_common
+
+
+class Tune(cli_test_common.CliTest):
+
+    def setUp(self):
+        super().setUp()
+        self.env = dict(os.environ, TWIDDLE_CACHE_DIR=self.path("cache"))
+
+    def run_tune(self, *args):
+        return subprocess.run([cli_test_common.TWIDDLE, "tune", *args], capture_output=True, text=True,
+                              timeout=240, env=self.env)
+
+    def rows(self, stdout):
+        """The table's rows: (kind, precision, N, options)."""
+        out = []
+        for line in stdout.splitlines():
+            fields = line.split()
+            if len(fields) >= 8 and fields[0] in ("c2c", "r2c"):
+                out.append((fields[0], fields[1], int(fields[2]), " ".join(fields[7:])))
+        return out
+
+    def test_tune_list_export_import_clear(self):
+        r = self.run_tune("--n", "16,64", "--total", "12", "--reps", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tuned = self.rows(r.stdout)
+        self.assertEqual([(k, p, n) for k, p, n, _ in tuned], [("c2c", "f32", 16), ("c2c", "f32", 64)])
+        r = self.run_tune("--real", "--n", "64", "--total", "12", "--reps", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # The choices stay in the cache: --list prints all three, --export writes them.
+        exported = self.path("choices.txt")
+        r = self.run_tune("--list", "--export", exported)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = self.rows(r.stdout)
+        self.assertEqual(sorted((k, n) for k, _, n, _ in listed), [("c2c", 16), ("c2c", 64), ("r2c", 64)])
+        with open(exported) as f:
+            lines = [line for line in f.read().splitlines() if line and not line.startswith("#")]
+        self.assertEqual(len(lines), 3)
+        self.assertTrue(all(" max_radix=" in line and " ms=" in line for line in lines), lines)
+        # Cleared, then imported back.
+        r = self.run_tune("--clear", "--list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.rows(r.stdout), [])
+        r = self.run_tune("--import", exported, "--list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(self.rows(r.stdout)), sorted(listed))
+
+    def test_refusals(self):
+        for args, message in [((), "nothing to do"), (("--n", "0"), "at least 1")]:
+            r = self.run_tune(*args)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(message, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        bad = self.path("bad.txt")
+        with open(bad, "w") as f:
+            f.write("c2c f32 64 max_radix=banana\n")
+        r = self.run_tune("--import", bad)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("tuning:", r.stderr)
+
+
+if __name__ == "__main__":
+    cli_test_common.main(__doc__)
