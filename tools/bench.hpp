@@ -41,6 +41,7 @@ struct BenchArgs {
     bool compare = false;
     std::string plot;
     uint32_t fftw_threads = 0;  // 0: one per hardware thread
+    bool vkfft_lut = false;     // VkFFT's twiddle tables (useLUT) instead of its sines and cosines
     // Plan creation time instead (bench_plan_time.cpp).
     bool plan_time = false;
     uint32_t plan_reps = 5;

@@ -239,7 +239,7 @@ void run_compare(const BenchArgs& args_in) {
     std::vector<std::unique_ptr<Peer>> peers;
     peers.push_back(std::make_unique<TwiddlePeer>(ctx, buffers, a.options));
     try {
-        peers.push_back(make_vkfft_peer(ctx, buffers));
+        peers.push_back(make_vkfft_peer(ctx, buffers, a.vkfft_lut));
     } catch (const std::exception& e) {
         peers.push_back(std::make_unique<AbsentPeer>("vkfft", e.what()));
     }

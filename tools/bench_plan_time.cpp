@@ -94,12 +94,14 @@ void run_plan_time(const BenchArgs& a) {
         }
     } cleanup{root};
 
-    DeviceCaps caps;
-    {
-        ContextOptions o;
-        o.disk_cache = false;
-        caps = Context(o).caps();
-    }
+    // One context lives throughout, unused: it keeps the driver loaded. The Vulkan loader unloads
+    // a driver with the last instance, and NVIDIA's (580) failed to load again after some twenty
+    // loads in one process ("Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr'").
+    // Every timed context is still its own instance and device, with its own pipeline cache.
+    ContextOptions keeper_options;
+    keeper_options.disk_cache = false;
+    const Context keeper(keeper_options);
+    const DeviceCaps& caps = keeper.caps();
     // 2^total values per plan, as the other modes, or as many as one binding holds.
     const Precision precision = a.f64 ? Precision::f64 : Precision::f32;
     uint32_t total_log2 = a.total_log2;

@@ -440,10 +440,14 @@ void draw(const Figure& f, const Layout& l, Canvas& c) {
     c.rect(0, 0, l.width, l.height, kWhite);
     if (!f.title.empty())
         c.text(l.width / 2.0, 12 + 14 * l.title_scale, f.title, Anchor::middle, false, l.title_scale, kBlack);
-    const int columns = std::max(1, f.columns);
-    for (size_t k = 0; k < f.charts.size(); ++k)
+    const size_t columns = size_t(std::max(1, f.columns));
+    for (size_t k = 0; k < f.charts.size(); ++k) {
+        // A chart alone on the last row takes the whole width.
+        const bool alone = k + 1 == f.charts.size() && k % columns == 0;
         draw_chart(f.charts[k], double(k % columns) * f.panel_width,
-                   l.title_height + double(k / columns) * f.panel_height, f.panel_width, f.panel_height, c);
+                   l.title_height + double(k / columns) * f.panel_height, alone ? l.width : f.panel_width,
+                   f.panel_height, c);
+    }
 }
 
 }  // namespace

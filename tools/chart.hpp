@@ -43,7 +43,7 @@ struct Chart {
     std::vector<double> y_rules;  // horizontal reference lines, such as a ratio of 1
 };
 
-// Panels in a grid of `columns`, row by row, under a title.
+// Panels in a grid of `columns`, row by row, under a title; one alone on the last row spans it.
 struct Figure {
     std::string title;
     std::vector<Chart> charts;

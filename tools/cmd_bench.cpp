@@ -427,6 +427,9 @@ void add_bench_command(CLI::App& app) {
                     "With --compare: write the chart of GB/s against N to FILE.svg and FILE.png "
                     "(default: beside --out)");
     cmd->add_option("--fftw-threads", a->fftw_threads, "With --compare: FFTW's threads (0: one per core)");
+    cmd->add_flag("--vkfft-lut", a->vkfft_lut,
+                  "With --compare: VkFFT with its twiddle tables (useLUT), more accurate than its default "
+                  "sines and cosines computed in the kernels");
     cmd->add_flag("--plan-time", a->plan_time,
                   "Time plan creation instead: 1D plans (--n; default 1024, 4096, 65536, 2^20, 1000, 10007), "
                   "cold (no kernel cache) and warm (disk cache populated, fresh context)");

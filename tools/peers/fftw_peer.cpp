@@ -1,6 +1,6 @@
 // FFTW on the CPU, with threads, for reference: linked statically (libfftw3f.a, libfftw3.a and
 // their _threads variants), so that the binary runs where FFTW is not installed. Plans are
-// FFTW_MEASURE, each given at most a few seconds of measuring; times are wall clock.
+// FFTW_MEASURE, each given at most 2 seconds of measuring; times are wall clock.
 #include <fftw3.h>
 
 #include <algorithm>
@@ -56,7 +56,7 @@ public:
     explicit FftwState(int threads) {
         F::init_threads();
         F::plan_with_nthreads(threads);
-        F::set_timelimit(5.0);  // seconds of FFTW_MEASURE per plan
+        F::set_timelimit(2.0);  // seconds of FFTW_MEASURE per plan
     }
     ~FftwState() {
         release();
@@ -125,7 +125,7 @@ public:
         const void* out = f64_case_ ? f64_.output() : f32_.output();
         std::memcpy(dst, static_cast<const char*>(out) + offset, bytes);
     }
-    // Wall time of each run, after `warm_up` seconds of runs; at most about 10 seconds of timed
+    // Wall time of each run, after `warm_up` seconds of runs; at most about 3 seconds of timed
     // runs (at least 3), as a CPU takes far longer than the GPUs over the same data.
     double time_ms(uint32_t reps, double warm_up) override {
         using clock = std::chrono::steady_clock;
@@ -134,7 +134,7 @@ public:
         std::vector<double> ms;
         const auto timed = clock::now();
         while (ms.size() < reps &&
-               (ms.size() < 3 || std::chrono::duration<double>(clock::now() - timed).count() < 10)) {
+               (ms.size() < 3 || std::chrono::duration<double>(clock::now() - timed).count() < 3)) {
             const auto t0 = clock::now();
             run();
             ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());

@@ -38,8 +38,9 @@ public:
     virtual void release() = 0;
 };
 
-// VkFFT on the context's device, reading Buffers::in and writing Buffers::out.
-std::unique_ptr<Peer> make_vkfft_peer(const Context& ctx, Buffers& buffers);
+// VkFFT on the context's device, reading Buffers::in and writing Buffers::out; `lut`: with its
+// tables of twiddles (useLUT), not sines and cosines computed in the kernels.
+std::unique_ptr<Peer> make_vkfft_peer(const Context& ctx, Buffers& buffers, bool lut);
 // cuFFT through the CUDA runtime, both loaded with dlopen, on the CUDA device whose UUID is the
 // Vulkan device's.
 std::unique_ptr<Peer> make_cufft_peer(const Context& ctx);

@@ -15,9 +15,10 @@ namespace {
 
 class VkfftPeer final : public Peer {
 public:
-    VkfftPeer(const Context& ctx, Buffers& buffers)
+    VkfftPeer(const Context& ctx, Buffers& buffers, bool lut)
         : ctx_(ctx),
           buffers_(buffers),
+          lut_(lut),
           physical_(ctx.physical_device()),
           device_(ctx.device()),
           queue_(ctx.queue()) {
@@ -41,7 +42,7 @@ public:
     std::string detail() const override {
         const int v = VkFFTGetVersion();
         return "VkFFT " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
-               std::to_string(v % 100) + " on " + ctx_.caps().name;
+               std::to_string(v % 100) + (lut_ ? " (useLUT)" : "") + " on " + ctx_.caps().name;
     }
 
     std::string prepare(const BenchCase& c, const CaseData&) override {
@@ -75,6 +76,7 @@ public:
         config.performR2C = c.real ? 1 : 0;
         config.doublePrecision = c.precision == Precision::f64 ? 1 : 0;
         config.makeForwardPlanOnly = 1;
+        config.useLUT = lut_ ? 1 : 0;
         config.isInputFormatted = 1;  // read from inputBuffer, write to buffer: out of place
         config.inputBuffer = &in_;
         config.inputBufferSize = &in_bytes_;
@@ -128,6 +130,7 @@ private:
 
     const Context& ctx_;
     Buffers& buffers_;
+    bool lut_;
     // VkFFT keeps pointers to these.
     VkPhysicalDevice physical_;
     VkDevice device_;
@@ -142,8 +145,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Peer> make_vkfft_peer(const Context& ctx, Buffers& buffers) {
-    return std::make_unique<VkfftPeer>(ctx, buffers);
+std::unique_ptr<Peer> make_vkfft_peer(const Context& ctx, Buffers& buffers, bool lut) {
+    return std::make_unique<VkfftPeer>(ctx, buffers, lut);
 }
 
 }  // namespace twiddle::cli
