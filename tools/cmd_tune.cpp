@@ -53,7 +53,7 @@ void add_tune_command(CLI::App& app) {
         std::vector<uint64_t> lengths;
         bool f64 = false;
         bool real = false;
-        uint32_t total_log2 = 24;
+        uint32_t total_log2 = 26;
         uint32_t reps = 10;
         bool list = false;
         bool clear = false;
@@ -64,7 +64,7 @@ void add_tune_command(CLI::App& app) {
     cmd->add_option("--n", a->lengths, "Lengths to tune: 1024,4096")->delimiter(',');
     cmd->add_flag("--f64", a->f64, "Double precision instead of single");
     cmd->add_flag("--real", a->real, "r2c transforms (c2r plans of the length take the same choice)");
-    cmd->add_option("--total", a->total_log2, "log2 of the values per timed problem (default 24)")
+    cmd->add_option("--total", a->total_log2, "log2 of the values per timed problem (default 26)")
         ->check(CLI::Range(4, 28));
     cmd->add_option("--reps", a->reps, "Timed executions per variant, median kept (default 10)")
         ->check(CLI::Range(1, 1000));

@@ -191,6 +191,12 @@ bool same_plan(const LogicalPlan& a, const LogicalPlan& b) {
         [](const Pass& x, const Pass& y) { return x.kernel == y.kernel && x.workgroups == y.workgroups; });
 }
 
+// Seconds of back-to-back runs before each timing; rounds of the winner against the defaults;
+// how much faster the winner must be to replace them.
+constexpr double kWarmUpSeconds = 0.3;
+constexpr int kConfirmRounds = 3;
+constexpr double kMargin = 0.02;
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t m = v.size() / 2;
@@ -250,23 +256,17 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         scratch_bytes = std::max(scratch_bytes, lp.scratch_bytes(Placement::out_of_place));
     Buffer scratch(context, scratch_bytes);
 
-    TunedChoice best;
-    best.transform = transform;
-    best.precision = precision;
-    best.length = length;
-    best.batch = batch;
-    std::vector<uint8_t> baseline;
-    for (const auto& [o, lp] : candidates) {
-        const Plan p(context, lp, FftCallbacks{});  // as planned: no tuned choice replaces the defaults
+    // Milliseconds per transform of a plan: the median of reps, timed after a warm-up (clocks rise
+    // under sustained load only).
+    auto time_plan = [&](const Plan& p, const LogicalPlan& lp) {
         auto record = [&](VkCommandBuffer cmd) {
             p.record(cmd, in.view(), out.view(),
                      lp.scratch_bytes(Placement::out_of_place) ? scratch.view() : BufferView{},
                      Direction::forward);
         };
-        // Warm-up: clocks rise under sustained load only.
         using clock = std::chrono::steady_clock;
         const auto start = clock::now();
-        while (std::chrono::duration<double>(clock::now() - start).count() < 0.2)
+        while (std::chrono::duration<double>(clock::now() - start).count() < kWarmUpSeconds)
             context.submit([&](VkCommandBuffer cmd) {
                 for (int i = 0; i < 8; ++i) {
                     vk::record_full_barrier(cmd);
@@ -283,13 +283,25 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
                 timer.end(cmd, r);
             }
         });
-        const double ms = median(timer.read_ms());
+        return median(timer.read_ms());
+    };
+
+    TunedChoice best;
+    best.transform = transform;
+    best.precision = precision;
+    best.length = length;
+    best.batch = batch;
+    size_t winner = 0;
+    std::vector<uint8_t> baseline;
+    for (size_t v = 0; v < candidates.size(); ++v) {
+        const auto& [o, lp] = candidates[v];
+        const Plan p(context, lp, FftCallbacks{});  // as planned: no tuned choice replaces the defaults
+        const double ms = time_plan(p, lp);
         std::vector<uint8_t> got(compared);
         out.download(got.data(), compared);
         ++best.variants;
         if (baseline.empty()) {
             baseline = std::move(got);
-            best.options = o;
             best.ms = best.default_ms = ms;
             continue;
         }
@@ -308,10 +320,29 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
             err = cpu::relative_l2(a, b);
         }
         if (err <= (precision == Precision::f32 ? 1e-5 : 1e-12) && ms < best.ms) {
-            best.options = o;
             best.ms = ms;
+            winner = v;
         }
     }
+    // The winner of one timing each may have won on noise (H200: 2048 and 4096 "won" by 20-25% at
+    // 2^24 values and ran 2% slower in the benchmark): it and the defaults again, alternating,
+    // and it stays only if its median beats theirs by kMargin.
+    if (winner != 0) {
+        const Plan defaults(context, candidates[0].second, FftCallbacks{});
+        const Plan chosen(context, candidates[winner].second, FftCallbacks{});
+        std::vector<double> d, c;
+        for (int round = 0; round < kConfirmRounds; ++round) {
+            d.push_back(time_plan(defaults, candidates[0].second));
+            c.push_back(time_plan(chosen, candidates[winner].second));
+        }
+        best.default_ms = median(d);
+        best.ms = median(c);
+        if (best.ms >= best.default_ms * (1 - kMargin)) {
+            winner = 0;
+            best.ms = best.default_ms;
+        }
+    }
+    best.options = candidates[winner].first;
     remember(*context.state(), {best});
     return best;
 }
