@@ -392,7 +392,9 @@ void add_bench_command(CLI::App& app) {
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
     cmd->add_flag("!--no-subgroup-shuffles", a->options.subgroup_shuffles,
                   "Planner: a fused split pairs its points through shared memory, not subgroup shuffles");
-    cmd->add_option("--strategy", a->strategy, "Planner: auto, or dft (the direct sum)")
+    cmd->add_option("--strategy", a->strategy,
+                    "Planner: auto, portable (no subgroup operations), subgroups (exchanges through "
+                    "shuffles), or dft (the direct sum)")
         ->check(parsed_by(parse_strategy));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,
                     "Planner: tiles each workgroup transforms (0: auto)");
