@@ -127,6 +127,17 @@ TEST_F(Tuning, RefusesBadInput) {
         EXPECT_THROW(import_tuning(ctx, line("c2c", 16, 2) + bad), Error) << bad;
         ASSERT_EQ(tuned_choices(ctx).size(), 1u) << bad;
     }
+    // A choice the planner refuses on this device (the direct sum over 65536 points) is refused
+    // with the rest of its text.
+    std::string refused = line("c2c", 131072, 0);
+    refused.replace(refused.find("strategy=auto"), 13, "strategy=dft");
+    EXPECT_THROW(import_tuning(ctx, line("c2c", 16, 2) + refused), Error);
+    EXPECT_EQ(tuned_choices(ctx).size(), 1u);
+    // Windows line ends and blank lines read as the lines they end.
+    std::string crlf = line("c2c", 32, 2);
+    crlf.insert(crlf.size() - 1, "\r");
+    import_tuning(ctx, "\n  \n" + crlf);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(32, 3), Options{}).max_radix, 2u);
     EXPECT_TRUE(tuned_choices(Context(ContextOptions{.disk_cache = false})).empty());
     no_messages(ctx);
 }

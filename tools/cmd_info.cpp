@@ -185,7 +185,8 @@ void add_info_command(CLI::App& app) {
             // The plan of the whole problem, which arrays over the storage-buffer range do not have
             // (a graph runs those in blocks: "support").
             try {
-                out["plan"] = plan_json(plan(*desc, ctx.caps(), options));
+                // With the context's tuned options where a plan would take them (twiddle tune).
+                out["plan"] = plan_json(plan(*desc, ctx.caps(), tuned_options(ctx, *desc, options)));
             } catch (const UnsupportedError& e) {
                 out["plan"] = {{"error", e.what()}};
             }

@@ -142,10 +142,12 @@ struct Support {
     uint32_t workgroup_size = 0;  // largest workgroup, invocations
     uint32_t shared_bytes = 0;    // most shared memory of one workgroup
     uint64_t scratch_bytes = 0;   // transient memory a graph node of it takes
-    // How the plan computes: Strategy::dft; subgroups where some kernel exchanges butterfly
-    // points through subgroup shuffles (PassKernel::lane_swaps); else portable (under
-    // Strategy::automatic such kernels may still wait on subgroup barriers).
-    Strategy strategy = Strategy::portable;
+    // How the plan computes (with the context's tuned options where it takes them): dft;
+    // subgroups where some kernel exchanges butterfly points through subgroup shuffles
+    // (PassKernel::lane_swaps); automatic where kernels use other subgroup operations (barriers
+    // of subgroup_exchanges, a real split's shuffles); portable where none does. Meaningful only
+    // when supported.
+    Strategy strategy = Strategy::automatic;
     // Exchanges between stages that go through subgroup shuffles in this plan, and those that
     // would under Strategy::subgroups on this device (0 where it lacks subgroup shuffles).
     uint32_t subgroup_stages = 0;

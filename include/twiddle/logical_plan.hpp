@@ -49,9 +49,11 @@ struct Options {
     // to workgroup barriers by themselves). false: workgroup barriers only.
     bool subgroup_barriers = true;
     // Tuning: a real transform's split fused into a one-pass kernel (PassKernel::split_lanes) pairs
-    // its points k and M - k through subgroup shuffles instead of a shared-memory exchange, where
-    // the device has subgroup shuffles in compute shaders (kernels check the lane layout and fall
-    // back to shared memory by themselves). false: through shared memory.
+    // its points k and M - k through subgroup shuffles instead of a shared-memory exchange, and
+    // under Strategy::automatic kernels of one lane swap exchange through shuffles
+    // (PassKernel::lane_swaps), where the device has subgroup shuffles in compute shaders
+    // (kernels check the lane layout and fall back to shared memory by themselves). false:
+    // through shared memory (Strategy::subgroups still takes lane swaps).
     bool subgroup_shuffles = true;
     // How the transform is computed (see Strategy). automatic: the fast transforms.
     Strategy strategy = Strategy::automatic;

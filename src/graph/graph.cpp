@@ -1246,8 +1246,7 @@ GraphStats Graph::stats() const {
         ns.workgroup_size = codegen::kGraphWorkgroup;
         switch (n.kind) {
         case NodeKind::fft: {
-            const LogicalPlan lp =
-                plan(*n.desc, impl_->state->caps, vk::tuned_options(*impl_->state, *n.desc, n.options));
+            const LogicalPlan lp = vk::plan_tuned(*impl_->state, *n.desc, n.options).plan;
             ns.elements = n.desc->output_elements();
             ns.bytes_read = n.desc->input_bytes();
             ns.bytes_written = n.desc->output_bytes();
@@ -1266,8 +1265,9 @@ GraphStats Graph::stats() const {
                 lp = plan_convolution(*n.desc, impl_->state->caps, n.options);
                 passes = lp.passes.size();
             } catch (const UnsupportedError&) {
-                lp = plan(*n.desc, impl_->state->caps, n.options);
-                passes = lp.passes.size() + plan(inverse, impl_->state->caps, n.options).passes.size();
+                lp = vk::plan_tuned(*impl_->state, *n.desc, n.options).plan;
+                passes =
+                    lp.passes.size() + vk::plan_tuned(*impl_->state, inverse, n.options).plan.passes.size();
             }
             ns.elements = inverse.output_elements();
             ns.bytes_read = n.desc->input_bytes();
@@ -1432,8 +1432,11 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
         staging = r.transforms_per_block * (in_tx + out_tx);  // a block's input and output, at most
     }
     LogicalPlan lp;
+    Options used = options;  // the tuned ones where the plan takes them
     try {
-        lp = plan(planned, caps, tuned_options(context, desc, options));
+        vk::TunedPlan tp = vk::plan_tuned(*context.state(), planned, options);
+        lp = std::move(tp.plan);
+        used = tp.options;
     } catch (const Error& e) {
         r.reason = e.what();
         return r;
@@ -1453,13 +1456,17 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
         return count;
     };
     r.subgroup_stages = shuffled(lp);
-    r.strategy = options.strategy == Strategy::dft ? Strategy::dft
-                 : r.subgroup_stages               ? Strategy::subgroups
-                                                   : Strategy::portable;
-    if (options.strategy == Strategy::subgroups) {
+    const bool subgroup_ops = std::any_of(lp.passes.begin(), lp.passes.end(), [](const Pass& p) {
+        return p.kernel.subgroup_exchanges || p.kernel.split_lanes || !p.kernel.lane_swaps.empty();
+    });
+    r.strategy = used.strategy == Strategy::dft ? Strategy::dft
+                 : r.subgroup_stages            ? Strategy::subgroups
+                 : subgroup_ops                 ? Strategy::automatic
+                                                : Strategy::portable;
+    if (used.strategy == Strategy::subgroups) {
         r.subgroup_eligible_stages = r.subgroup_stages;
-    } else if (options.strategy != Strategy::dft) {
-        Options with = options;
+    } else if (used.strategy != Strategy::dft) {
+        Options with = used;
         with.strategy = Strategy::subgroups;
         try {
             r.subgroup_eligible_stages = shuffled(plan(planned, caps, with));

@@ -1118,13 +1118,14 @@ std::optional<std::vector<LaneSwap>> plan_lane_swaps(uint32_t n, uint32_t t,
 }
 
 // Exchanges through subgroup shuffles (PassKernel::lane_swaps) for the kernels that can take
-// them: all of them under Strategy::subgroups; under automatic, where the device has shuffles,
-// those that need one swap only (P / 2 shuffles). On the H200 (results/2026-12-01f-h200) one
-// swap beat shared memory (f64 N = 32: 3533 GB/s against 3274), three or four swaps of 8 or 16
-// registers tied it (N = 64 to 256, within 1%), and four or five of 32 registers lost 13-25%
+// them: all of them under Strategy::subgroups; under automatic, where the device has shuffles
+// (and Options::subgroup_shuffles allows them), those that need one swap only (P / 2 shuffles). On the H200
+// (results/2026-12-01f-h200) one swap beat shared memory (f64 N = 32: 3533 GB/s against 3274), three or four
+// swaps of 8 or 16 registers tied it (N = 64 to 256, within 1%), and four or five of 32 registers lost 13-25%
 // (N = 512 and 1024 in f32: each swap moves half of the registers).
 void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& options) {
-    const bool shuffles = caps.has_subgroup_operation("basic") && caps.has_subgroup_operation("shuffle");
+    const bool shuffles = caps.has_subgroup_operation("basic") && caps.has_subgroup_operation("shuffle") &&
+                          options.subgroup_shuffles;
     if (options.strategy != Strategy::subgroups && !(options.strategy == Strategy::automatic && shuffles))
         return;
     for (Pass& pass : p.passes) {
@@ -1136,12 +1137,17 @@ void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& op
             k.split_lanes || k.convolution || k.chirp_load || k.chirp_store || k.spectrum_store ||
             k.rader_prime || pass.dim_count != 1)
             continue;
+        // The lane check's flag, which kernels without subgroup_exchanges do not count yet.
+        const uint32_t flag_bytes = k.subgroup_exchanges ? 0 : 4;
+        if (k.shared_bytes + flag_bytes > caps.max_shared_memory_bytes) continue;
         std::vector<uint32_t> radices;
         for (const Stage& st : k.stages) radices.push_back(st.radix);
         if (auto swaps = plan_lane_swaps(static_cast<uint32_t>(std::countr_zero(k.radix)),
                                          static_cast<uint32_t>(std::countr_zero(tpc)), radices))
-            if (options.strategy == Strategy::subgroups || swaps->size() <= kAutomaticLaneSwaps)
+            if (options.strategy == Strategy::subgroups || swaps->size() <= kAutomaticLaneSwaps) {
                 k.lane_swaps = std::move(*swaps);
+                k.shared_bytes += flag_bytes;
+            }
     }
 }
 

@@ -9,10 +9,10 @@
 #include "cpu/reference.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/plan.hpp"
-#include "twiddle/tuning.hpp"
 #include "vk/compute_kernel.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
+#include "vk/tuning.hpp"
 #include "vk/views.hpp"
 
 namespace twiddle {
@@ -55,7 +55,7 @@ Plan::Plan(const Context& context, const FftDesc& desc, const Options& options)
     : Plan(context, desc, options, FftCallbacks{}) {}
 
 Plan::Plan(const Context& context, const FftDesc& desc, const Options& options, const FftCallbacks& callbacks)
-    : Plan(context, plan(desc, context.caps(), tuned_options(context, desc, options)), callbacks) {}
+    : Plan(context, vk::plan_tuned(*context.state(), desc, options).plan, callbacks) {}
 
 std::string FftCallbacks::store_body(Precision precision) const {
     if (!multiply) return store;

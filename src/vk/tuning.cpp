@@ -33,6 +33,7 @@ bool same_key(const TunedChoice& a, const TunedChoice& b) {
 std::string to_line(const TunedChoice& c) {
     const Options& o = c.options;
     std::ostringstream s;
+    s.imbue(std::locale::classic());
     s << to_string(c.transform) << " " << to_string(c.precision) << " " << c.length
       << " max_pass_length=" << o.max_pass_length << " max_radix=" << o.max_radix
       << " workgroup_size=" << o.workgroup_size << " columns_per_workgroup=" << o.columns_per_workgroup
@@ -46,9 +47,12 @@ std::string to_line(const TunedChoice& c) {
 TunedChoice from_line(const std::string& line) {
     auto bad = [&](const std::string& why) { return Error("tuning: " + why + " in line '" + line + "'"); };
     std::istringstream s(line);
-    std::string kind, precision;
+    s.imbue(std::locale::classic());
+    std::string kind, precision, length;
     TunedChoice c;
-    if (!(s >> kind >> precision >> c.length) || c.length == 0) throw bad("no kind, precision and length");
+    if (!(s >> kind >> precision >> length) || length.find_first_not_of("0123456789") != std::string::npos ||
+        length.size() > 18 || (c.length = std::stoull(length)) == 0)
+        throw bad("no kind, precision and length (a count of at least 1)");
     if (kind == "c2c")
         c.transform = Transform::c2c;
     else if (kind == "r2c")
@@ -77,14 +81,11 @@ TunedChoice from_line(const std::string& line) {
     };
     auto number = [&](const std::string& name) {
         const std::string v = take(name);
-        size_t used = 0;
         double d = 0;
-        try {
-            d = std::stod(v, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != v.size() || !(d >= 0)) throw bad(name + " '" + v + "' is not a number >= 0");
+        std::istringstream in(v);
+        in.imbue(std::locale::classic());
+        if (!(in >> d) || in.peek() != std::char_traits<char>::eof() || !(d >= 0) || !(d < 1e18))
+            throw bad(name + " '" + v + "' is not a number from 0 to 10^18");
         return d;
     };
     auto u32 = [&](const std::string& name) {
@@ -119,8 +120,11 @@ TunedChoice from_line(const std::string& line) {
 std::vector<TunedChoice> parse(const std::string& text) {
     std::vector<TunedChoice> out;
     std::istringstream s(text);
-    for (std::string line; std::getline(s, line);)
-        if (!line.empty() && line[0] != '#') out.push_back(from_line(line));
+    for (std::string line; std::getline(s, line);) {
+        line.erase(line.find_last_not_of(" \t\r") + 1);  // CRLF files, trailing blanks
+        if (line.find_first_not_of(" \t") != std::string::npos && line[0] != '#')
+            out.push_back(from_line(line));
+    }
     return out;
 }
 
@@ -128,17 +132,35 @@ std::string file_name(const Context::State& state) {
     return "tuning-" + state.kernels->device_key() + ".txt";
 }
 
+// The choices on disk (none where the file is missing, corrupt, or of another version).
+std::vector<TunedChoice> read_disk(const Context::State& state) {
+    if (auto data = state.kernels->disk().read(file_name(state))) {
+        try {
+            return parse(std::string(data->begin(), data->end()));
+        } catch (const Error&) {
+            // written by another version: ignored, rewritten by the next change
+        }
+    }
+    return {};
+}
+
+// Adds or replaces the choices of the same key.
+void merge(std::vector<TunedChoice>& into, const std::vector<TunedChoice>& choices) {
+    for (const TunedChoice& c : choices) {
+        auto it =
+            std::find_if(into.begin(), into.end(), [&](const TunedChoice& x) { return same_key(x, c); });
+        if (it != into.end())
+            *it = c;
+        else
+            into.push_back(c);
+    }
+}
+
 // The context's choices, read from disk on first use. Caller holds tuning_mutex.
 std::vector<TunedChoice>& loaded(Context::State& state) {
     if (!state.tuning_loaded) {
         state.tuning_loaded = true;
-        if (auto data = state.kernels->disk().read(file_name(state))) {
-            try {
-                state.tuning = parse(std::string(data->begin(), data->end()));
-            } catch (const Error&) {
-                state.tuning.clear();  // written by another version: ignored, rewritten by the next tune
-            }
-        }
+        state.tuning = read_disk(state);
     }
     return state.tuning;
 }
@@ -151,17 +173,30 @@ void save(const Context::State& state) {
                                 std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
+// Adds the choices to the context's and to those on disk now, which another context or process
+// may have changed since this one read them.
 void remember(Context::State& state, const std::vector<TunedChoice>& choices) {
     std::lock_guard lock(state.tuning_mutex);
-    std::vector<TunedChoice>& all = loaded(state);
-    for (const TunedChoice& c : choices) {
-        auto it = std::find_if(all.begin(), all.end(), [&](const TunedChoice& x) { return same_key(x, c); });
-        if (it != all.end())
-            *it = c;
-        else
-            all.push_back(c);
-    }
+    std::vector<TunedChoice> on_disk = read_disk(state);
+    merge(on_disk, choices);
+    merge(loaded(state), on_disk);
     save(state);
+}
+
+// Throws Error if the planner refuses a choice's options for its transform on this device (an
+// import from another device or version), before any choice is kept.
+void check_plannable(const DeviceCaps& caps, const std::vector<TunedChoice>& choices) {
+    for (const TunedChoice& c : choices) {
+        const FftDesc desc = (c.transform == Transform::c2c ? FftDesc(c.length) : FftDesc::r2c(c.length))
+                                 .with_precision(c.precision);
+        try {
+            (void)plan(desc, caps, c.options);
+        } catch (const Error& e) {
+            throw Error("tuning: the choice for " + std::string(to_string(c.transform)) + " " +
+                        std::string(to_string(c.precision)) + " " + std::to_string(c.length) +
+                        " does not plan on this device: " + e.what());
+        }
+    }
 }
 
 // The variants tune() times: the defaults first, then one knob changed at a time.
@@ -196,6 +231,8 @@ bool same_plan(const LogicalPlan& a, const LogicalPlan& b) {
 constexpr double kWarmUpSeconds = 0.3;
 constexpr int kConfirmRounds = 3;
 constexpr double kMargin = 0.02;
+// A NaN no transform writes: outputs are filled with it before a variant runs.
+constexpr uint32_t kPoison = 0x7fbadbadu;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -212,9 +249,17 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         throw Error("tune: tune the r2c transform of the length; c2r plans take its choice");
     if (options.reps == 0) throw Error("tune: reps must be at least 1");
     const DeviceCaps& caps = context.caps();
-    const uint64_t batch = std::max<uint64_t>(1, options.values / length);
-    const FftDesc desc = (transform == Transform::c2c ? FftDesc(length, batch) : FftDesc::r2c(length, batch))
-                             .with_precision(precision);
+    auto problem = [&](uint64_t count) {
+        return (transform == Transform::c2c ? FftDesc(length, count) : FftDesc::r2c(length, count))
+            .with_precision(precision);
+    };
+    // At most what one binding holds.
+    const FftDesc row = problem(1);
+    const uint64_t row_bytes = std::max(row.input_bytes(), row.output_bytes());
+    const uint64_t batch = std::max<uint64_t>(
+        1,
+        std::min(options.values / length, caps.max_storage_buffer_range / std::max<uint64_t>(1, row_bytes)));
+    const FftDesc desc = problem(batch);
 
     // The distinct plans among the variants that plan at all; the defaults first.
     std::vector<std::pair<Options, LogicalPlan>> candidates;
@@ -250,7 +295,26 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         }
         in.upload(words.data(), in_bytes);
     }
-    const uint64_t compared = std::min<uint64_t>(out_bytes, 1u << 20);
+    // What is compared of an output: all of it, or three windows (its start, middle and end),
+    // after every word was poisoned before the run, so that a variant which leaves any of them
+    // unwritten shows NaN there and fails.
+    auto sample = [&]() {
+        constexpr uint64_t kWindow = 256 * 1024;  // bytes, a multiple of every element's size
+        std::vector<uint8_t> got;
+        auto take = [&](uint64_t at, uint64_t bytes) {
+            const size_t before = got.size();
+            got.resize(before + bytes);
+            out.download(got.data() + before, bytes, at);
+        };
+        if (out_bytes <= 3 * kWindow) {
+            take(0, out_bytes);
+        } else {
+            take(0, kWindow);
+            take(out_bytes / 2 / kWindow * kWindow, kWindow);
+            take(out_bytes - kWindow, kWindow);
+        }
+        return got;
+    };
     uint64_t scratch_bytes = 1;
     for (const auto& [o, lp] : candidates)
         scratch_bytes = std::max(scratch_bytes, lp.scratch_bytes(Placement::out_of_place));
@@ -296,9 +360,9 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
     for (size_t v = 0; v < candidates.size(); ++v) {
         const auto& [o, lp] = candidates[v];
         const Plan p(context, lp, FftCallbacks{});  // as planned: no tuned choice replaces the defaults
+        out.fill(kPoison);
         const double ms = time_plan(p, lp);
-        std::vector<uint8_t> got(compared);
-        out.download(got.data(), compared);
+        std::vector<uint8_t> got = sample();
         ++best.variants;
         if (baseline.empty()) {
             baseline = std::move(got);
@@ -308,13 +372,13 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         // A variant counts only if it computes what the defaults computed.
         double err = 0;
         if (precision == Precision::f32) {
-            std::vector<std::complex<float>> a(compared / 8), b(compared / 8);
+            std::vector<std::complex<float>> a(got.size() / 8), b(got.size() / 8);
             std::memcpy(a.data(), got.data(), a.size() * 8);
             std::memcpy(b.data(), baseline.data(), b.size() * 8);
             std::vector<std::complex<double>> wide(b.begin(), b.end());
             err = cpu::relative_l2(a, wide);
         } else {
-            std::vector<std::complex<double>> a(compared / 16), b(compared / 16);
+            std::vector<std::complex<double>> a(got.size() / 16), b(got.size() / 16);
             std::memcpy(a.data(), got.data(), a.size() * 16);
             std::memcpy(b.data(), baseline.data(), b.size() * 16);
             err = cpu::relative_l2(a, b);
@@ -356,6 +420,18 @@ Options vk::tuned_options(Context::State& state, const FftDesc& desc, const Opti
     return options;
 }
 
+vk::TunedPlan vk::plan_tuned(Context::State& state, const FftDesc& desc, const Options& options) {
+    const Options tuned = tuned_options(state, desc, options);
+    if (!(tuned == options)) {
+        try {
+            return {plan(desc, state.caps, tuned), tuned};
+        } catch (const Error&) {
+            // a choice this version's planner refuses: the requested options
+        }
+    }
+    return {plan(desc, state.caps, options), options};
+}
+
 Options tuned_options(const Context& context, const FftDesc& desc, const Options& options) {
     return vk::tuned_options(*context.state(), desc, options);
 }
@@ -373,7 +449,9 @@ std::string export_tuning(const Context& context) {
 }
 
 void import_tuning(const Context& context, const std::string& text) {
-    remember(*context.state(), parse(text));
+    const std::vector<TunedChoice> choices = parse(text);
+    check_plannable(context.caps(), choices);
+    remember(*context.state(), choices);
 }
 
 void clear_tuning(const Context& context) {

@@ -411,7 +411,7 @@ class Refusals(CliTest):
         self.expect_failure(["fft", x_path], "OUT", exit_code=2)
         self.expect_failure(["fft", x_path, y_path, "--norm", "sideways"], "sideways", exit_code=2)
         self.expect_failure(["fft", x_path, y_path, "--norm"], "--norm", exit_code=2)
-        self.expect_failure(["fft", x_path, y_path, "--strategy", "fftw"], "strategy must be auto or dft",
+        self.expect_failure(["fft", x_path, y_path, "--strategy", "fftw"], "strategy must be auto, portable, subgroups or dft",
                             exit_code=2)
         self.expect_failure(["fft", x_path, y_path, "extra.npy"], "extra.npy", exit_code=2)
 
