@@ -286,6 +286,24 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
               3u);
     EXPECT_EQ(plan(FftDesc(1u << 18, 1), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc(1u << 27, 1), h200_caps()).passes.size(), 3u);
+    // Multi-pass kernels exchange one component per round, even where both fit; those of
+    // power-of-two transforms take 32 columns where they fit, the others 16.
+    const LogicalPlan p21 = plan(FftDesc(1u << 21, 1), h200_caps());
+    for (const Pass& pass : p21.passes) {
+        EXPECT_EQ(pass.kernel.radix, 128u);
+        EXPECT_EQ(pass.kernel.columns_per_workgroup, 32u);
+        EXPECT_EQ(pass.kernel.exchange_rounds, 2u);
+    }
+    const LogicalPlan p22 = plan(FftDesc(1u << 22, 1), h200_caps());
+    ASSERT_EQ(p22.passes.size(), 3u);
+    EXPECT_EQ(p22.passes[0].kernel.columns_per_workgroup, 16u);  // 32 x 256 points do not fit
+    EXPECT_EQ(p22.passes[1].kernel.columns_per_workgroup, 32u);
+    const LogicalPlan bluestein = plan(FftDesc(10007, 64), h200_caps());
+    ASSERT_EQ(bluestein.passes.size(), 4u);
+    for (const Pass& pass : bluestein.passes) {
+        EXPECT_EQ(pass.kernel.columns_per_workgroup, 16u);
+        EXPECT_EQ(pass.kernel.exchange_rounds, 2u);
+    }
 }
 
 TEST(Planner, RoutesChainFromInputToOutput) {
@@ -657,7 +675,7 @@ TEST(Planner, RealPlans) {
     ASSERT_EQ(r65536.passes.size(), 2u);
     EXPECT_EQ(r65536.passes[0].kernel.columns_per_workgroup, 16u);
     EXPECT_EQ(r65536.passes[1].kernel.columns_per_workgroup, 32u);
-    EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes[1].kernel.columns_per_workgroup, 16u);
+    // (Plain transforms of a power-of-two length take 32 as well, on every pass: Planner.OnePassWhereTheTransformFitsAWorkgroup.)
     // m-major spectra of several passes: vectorized passes, split apart.
     const LogicalPlan m_major =
         plan(FftDesc::guru({{65536, 1, 64}}, {{64, 65536, 1}}, Transform::r2c), h200_caps());

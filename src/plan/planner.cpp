@@ -46,7 +46,18 @@ constexpr uint32_t kLargeMixedWorkgroup = 250;
 constexpr uint32_t kMixedWorkgroup = 64;
 // Columns per workgroup tried for multi-pass kernels, best first. Neighbouring invocations take
 // neighbouring columns, so this many points are contiguous in memory per load and store.
+// Transforms of a power-of-two length try 32 first: runs of 256 bytes in f32. H200, f32, 2^26
+// values (with one component per exchange round, below): 2^21 1284 GB/s against 1243 with 16,
+// 2^22 1261 against 1224, 2^23 1232 against 1207, 32768 1908 against 1882, the rest the same;
+// 10007 (Bluestein through 20480 points) lost, 425 against 456, so other lengths keep 16.
 constexpr uint32_t kColumnBlocks[] = {16, 8};
+constexpr uint32_t kPow2ColumnBlocks[] = {32, 16, 8};
+// Multi-pass kernels exchange one component of their points per round (PassKernel::
+// exchange_rounds) even where both would fit in the shared memory: H200, f32, 2^26 values, 2^21
+// at 1243 GB/s against 1077, 2^22 1224 against 1084, 2^23 1207 against 1131, 32768 1882 against
+// 1716, 10007 456 against 355; 65536 to 2^20, 2^24, 10^6 and 1024^2 to 4096^2 the same (their
+// kernels took one component per round already).
+constexpr uint32_t kMultiPassMinRounds = 2;
 // Columns per workgroup of a last pass with Allow::wide_last_tiles.
 constexpr uint32_t kWideColumns = 32;
 // The fewest columns per workgroup the planner gives a last pass with split fused into it.
@@ -243,6 +254,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
             blocks.push_back(b);
     else if (options.columns_per_workgroup)
         blocks.push_back(options.columns_per_workgroup);
+    else if (std::has_single_bit(k.length))
+        blocks.assign(std::begin(kPow2ColumnBlocks), std::end(kPow2ColumnBlocks));
     else
         blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
     if (!k.points_contiguous && !options.columns_per_workgroup && allow.narrow_tiles)
@@ -282,6 +295,7 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         uint64_t shared = 0;
         for (uint32_t r : {1u, 2u, 4u}) {
             if (r == 4 && !halves) break;
+            if (!k.points_contiguous && r < kMultiPassMinRounds) continue;
             // Rader's staged tiles hold p points per column (PassKernel::row_points).
             const uint64_t words =
                 exchanges
