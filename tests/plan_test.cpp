@@ -675,8 +675,9 @@ TEST(Planner, RealPlans) {
     ASSERT_EQ(r65536.passes.size(), 2u);
     EXPECT_EQ(r65536.passes[0].kernel.columns_per_workgroup, 16u);
     EXPECT_EQ(r65536.passes[1].kernel.columns_per_workgroup, 32u);
-    // (Plain transforms of a power-of-two length take 32 as well, on every pass: Planner.OnePassWhereTheTransformFitsAWorkgroup.)
-    // m-major spectra of several passes: vectorized passes, split apart.
+    // (Plain transforms of a power-of-two length take 32 as well, on every pass:
+    // Planner.OnePassWhereTheTransformFitsAWorkgroup.) m-major spectra of several passes: vectorized passes,
+    // split apart.
     const LogicalPlan m_major =
         plan(FftDesc::guru({{65536, 1, 64}}, {{64, 65536, 1}}, Transform::r2c), h200_caps());
     EXPECT_EQ(m_major.passes.back().kernel.kind, KernelKind::real);
