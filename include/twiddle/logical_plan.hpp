@@ -55,6 +55,12 @@ struct Options {
     // (kernels check the lane layout and fall back to shared memory by themselves). false:
     // through shared memory (Strategy::subgroups still takes lane swaps).
     bool subgroup_shuffles = true;
+    // Teaching: every pass is one butterfly step of this radix (a power of two, 2 to 32; it sets
+    // max_radix and max_pass_length to it), so that a plan shows the textbook steps one pass at a
+    // time: 512 x 512 with radix 2 takes 18 passes, nine along the rows and nine down the
+    // columns (see Plan::record with a pass count). For lengths that are powers of two. 0: the
+    // planner's choice.
+    uint32_t radix = 0;
     // How the transform is computed (see Strategy). automatic: the fast transforms.
     Strategy strategy = Strategy::automatic;
     // How r2c and c2r plans transform rows of even length (see RealPath).

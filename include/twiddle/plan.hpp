@@ -52,6 +52,14 @@ struct FftCallbacks {
     bool operator==(const FftCallbacks&) const = default;
 };
 
+// Where the first passes of a plan leave their result (Plan::record with a pass count): which of
+// the views given to record() holds it, and from which element of that view. The partial result
+// is laid out as the pass left it: for a 2D transform's row and column passes, as the output.
+struct PartialResult {
+    BufferRole buffer = BufferRole::input;
+    uint64_t element_offset = 0;
+};
+
 class TWIDDLE_API Plan {
 public:
     // Plans `desc` for the context's device and builds its kernels (compiled, or loaded from
@@ -100,6 +108,14 @@ public:
     void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                 Direction direction, const BufferView& operand) const;
     const FftCallbacks& callbacks() const;
+    // Records only the first `passes` of the plan's passes (0 to passes()), for watching a
+    // transform take shape: a 512 x 512 plan with Options::radix = 2 has 18, nine along the rows
+    // and then nine down the columns. Returns where their result lies. Views and errors are as
+    // for the full record(); so is the result, unnormalized unless `passes` is passes(): in the
+    // direction's sign (an inverse's partial result is that of the e^{+} transform). Throws
+    // twiddle::Error for more passes than the plan has, and for a partial convolution plan.
+    PartialResult record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                         const BufferView& scratch, Direction direction, size_t passes) const;
 
     // Records into a one-time command buffer, submits and waits. Allocates the scratch buffer
     // itself (once, kept with the plan) when the placement needs one.
@@ -107,6 +123,9 @@ public:
     void execute(const Buffer& in, const Buffer& out, Direction direction) const;
 
 private:
+    PartialResult record_passes(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                                const BufferView& scratch, Direction direction, const BufferView& operand,
+                                size_t passes) const;
     friend TunedChoice tune(const Context&, Transform, Precision, uint64_t, const TuneOptions&);
     Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks);
     struct Impl;

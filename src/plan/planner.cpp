@@ -1362,6 +1362,9 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
         (options.max_radix < 2 || options.max_radix > kMaxRadix || !std::has_single_bit(options.max_radix)))
         throw Error("Options.max_radix must be 0, 2, 4, 8, 16 or 32, got " +
                     std::to_string(options.max_radix));
+    if (options.radix != 0 &&
+        (options.radix < 2 || options.radix > kMaxRadix || !std::has_single_bit(options.radix)))
+        throw Error("Options.radix must be 0, 2, 4, 8, 16 or 32, got " + std::to_string(options.radix));
     if (options.workgroup_size != 0 && !std::has_single_bit(options.workgroup_size))
         throw Error("Options.workgroup_size must be 0 or a power of two, got " +
                     std::to_string(options.workgroup_size));
@@ -1854,6 +1857,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& req
     // Strategy::portable uses no subgroup operations at all.
     Options options = requested;
     if (options.strategy == Strategy::portable) options.subgroup_barriers = options.subgroup_shuffles = false;
+    if (options.radix != 0) options.max_radix = options.max_pass_length = options.radix;
     TwiddleTableBuilder table;
     LogicalPlan out = desc.transform() == Transform::c2c ? plan_complex(desc, caps, options, table)
                                                          : plan_real(desc, caps, options, table);

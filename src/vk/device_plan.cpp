@@ -156,6 +156,23 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
 
 void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                   Direction direction, const BufferView& operand) const {
+    record_passes(cmd, in, out, scratch, direction, operand, impl_->logical.passes.size());
+}
+
+PartialResult Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                           const BufferView& scratch, Direction direction, size_t passes) const {
+    const size_t all = impl_->logical.passes.size();
+    if (passes > all)
+        throw Error("Plan::record: " + std::to_string(passes) + " passes asked of a plan of " +
+                    std::to_string(all));
+    if (passes < all && impl_->logical.convolution)
+        throw Error("Plan::record: a convolution plan records all of its passes");
+    return record_passes(cmd, in, out, scratch, direction, BufferView{}, passes);
+}
+
+PartialResult Plan::record_passes(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                                  const BufferView& scratch, Direction direction, const BufferView& operand,
+                                  size_t count) const {
     const Impl& p = *impl_;
     const Context::State& s = *p.state;
     const FftDesc& desc = p.logical.desc;
@@ -212,7 +229,7 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
                              : scale_factor(desc.normalization(), direction, desc.length());
     const bool inverse = direction == Direction::inverse;
     const auto& routes = p.logical.routes(placement);
-    const size_t count = p.logical.passes.size();
+    const size_t all = p.logical.passes.size();
     for (size_t i = 0; i < count; ++i) {
         const vk::Binding src = binding(routes[i].src), dst = binding(routes[i].dst);
         const PassKernel& k = p.logical.passes[i].kernel;
@@ -224,9 +241,12 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
             static_cast<uint32_t>((dst.element_offset + routes[i].dst_at) * (k.writes_real() ? 2 : 1));
         params.columns = static_cast<uint32_t>(p.logical.passes[i].columns);
         params.load_sign = i == 0 && inverse ? -1.0 : 1.0;
-        if (i + 1 == count) {
+        if (i + 1 == all) {
             params.store_re = scale;
             params.store_im = inverse || p.logical.convolution ? -scale : scale;
+        } else if (i + 1 == count && inverse) {
+            // The passes compute the conjugate of the inverse; the last one recorded undoes that.
+            params.store_im = -1.0;
         }
         const VkDescriptorBufferInfo buffers[] = {
             src.info, dst.info, table, {operand.buffer, operand.offset, operand.size}};
@@ -235,6 +255,9 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
                               p.logical.passes[i].workgroups);
         if (i + 1 < count) vk::record_compute_barrier(cmd);
     }
+    if (count == 0)
+        return PartialResult{placement == Placement::in_place ? BufferRole::output : BufferRole::input, 0};
+    return PartialResult{routes[count - 1].dst, routes[count - 1].dst_at};
 }
 
 void Plan::execute(const BufferView& in, const BufferView& out, Direction direction) const {
