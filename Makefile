@@ -28,9 +28,9 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTWIDDLE_WERROR=ON
 	cmake --build $(BUILD) -j$(JOBS)
 
+# The main job: the diffraction demo, whose pictures go to $(BUILD)/demo (it prints where).
 run: build
-	$(BUILD)/tools/twiddle info
-	$(BUILD)/tools/twiddle bench --quick
+	$(BUILD)/tools/twiddle demo --out $(BUILD)/demo
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

@@ -41,4 +41,7 @@ void add_convolve_command(CLI::App& app);
 // sht-synth and sht-analys: twiddle::sht::FourierStage on .npy files.
 void add_sht_commands(CLI::App& app);
 
+// twiddle demo: a diffraction pattern computed pass by pass (cmd_demo.cpp).
+void add_demo_command(CLI::App& app);
+
 }  // namespace twiddle::cli

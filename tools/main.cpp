@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     twiddle::cli::add_sht_commands(app);
     twiddle::cli::add_bench_command(app);
     twiddle::cli::add_tune_command(app);
+    twiddle::cli::add_demo_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
