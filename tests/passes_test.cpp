@@ -1,4 +1,4 @@
-// Recording a plan's first passes only (Plan::record with a pass count) and the teaching radix
+// Recording a plan's first passes only (Plan::record_first_passes) and the teaching radix
 // (Options::radix): a radix-2 plan of a 2D array takes a pass per butterfly step, rows first, and
 // after p passes along a row of n points the row is made of blocks of 2^p points, block b the DFT
 // of every (n / 2^p)-th point from point b; the column passes then do the same down the columns.
@@ -92,9 +92,9 @@ TEST_F(PassesTest, EachPartialResultIsBlocksOfSmallTransforms) {
                 if (placement == Placement::in_place) out.upload(x.data(), desc.bytes());
                 PartialResult where;
                 ctx.submit([&](VkCommandBuffer cmd) {
-                    where = plan.record(cmd, src.view(), out.view(),
-                                        plan.scratch_bytes(placement) ? scratch.view() : BufferView{},
-                                        direction, p);
+                    where = plan.record_first_passes(
+                        cmd, src.view(), out.view(),
+                        plan.scratch_bytes(placement) ? scratch.view() : BufferView{}, direction, p);
                 });
                 const Buffer& holder = where.buffer == BufferRole::input    ? in
                                        : where.buffer == BufferRole::output ? out
@@ -123,16 +123,27 @@ TEST_F(PassesTest, PartialRecordingsRefuseWhatTheyCannotDo) {
     Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes()),
         scratch(ctx, plan.scratch_bytes(Placement::out_of_place));
     EXPECT_THROW(ctx.submit([&](VkCommandBuffer cmd) {
-        plan.record(cmd, in.view(), out.view(), scratch.view(), Direction::forward, 4);
+        (void)plan.record_first_passes(cmd, in.view(), out.view(), scratch.view(), Direction::forward, 4);
     }),
                  Error);
     const Plan conv =
         Plan::convolution(ctx, FftDesc(64, 2), Options{}, FftCallbacks{.store = "return value;"});
     EXPECT_THROW(ctx.submit([&](VkCommandBuffer cmd) {
-        conv.record(cmd, in.view(), out.view(), BufferView{}, Direction::forward, 0);
+        (void)conv.record_first_passes(cmd, in.view(), out.view(), BufferView{}, Direction::forward, 0);
     }),
                  Error);
     for (uint32_t bad : {1u, 3u, 64u}) EXPECT_THROW(Plan(ctx, desc, Options{.radix = bad}), Error) << bad;
+    EXPECT_THROW(Plan(ctx, FftDesc::nd({8, 12}), Options{.radix = 2}), Error);  // 12 is no power of two
+    // A plan whose callbacks read an operand: only record() binds it.
+    const Plan window(ctx, desc, Options{},
+                      FftCallbacks{.load = "return value * operand_at(index % 64u);",
+                                   .operand = true,
+                                   .operand_type = DataType::float32});
+    EXPECT_THROW(ctx.submit([&](VkCommandBuffer cmd) {
+        (void)window.record_first_passes(cmd, in.view(), out.view(), scratch.view(), Direction::forward,
+                                         window.passes());
+    }),
+                 Error);
 }
 
 }  // namespace

@@ -289,11 +289,13 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
     // Multi-pass kernels exchange one component per round, even where both fit; those of
     // power-of-two transforms take 32 columns where they fit, the others 16.
     const LogicalPlan p21 = plan(FftDesc(1u << 21, 1), h200_caps());
+    ASSERT_EQ(p21.passes.size(), 3u);
     for (const Pass& pass : p21.passes) {
         EXPECT_EQ(pass.kernel.radix, 128u);
         EXPECT_EQ(pass.kernel.columns_per_workgroup, 32u);
         EXPECT_EQ(pass.kernel.exchange_rounds, 2u);
     }
+    EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes[1].kernel.columns_per_workgroup, 32u);
     const LogicalPlan p22 = plan(FftDesc(1u << 22, 1), h200_caps());
     ASSERT_EQ(p22.passes.size(), 3u);
     EXPECT_EQ(p22.passes[0].kernel.columns_per_workgroup, 16u);  // 32 x 256 points do not fit
@@ -675,9 +677,9 @@ TEST(Planner, RealPlans) {
     ASSERT_EQ(r65536.passes.size(), 2u);
     EXPECT_EQ(r65536.passes[0].kernel.columns_per_workgroup, 16u);
     EXPECT_EQ(r65536.passes[1].kernel.columns_per_workgroup, 32u);
-    // (Plain transforms of a power-of-two length take 32 as well, on every pass:
-    // Planner.OnePassWhereTheTransformFitsAWorkgroup.) m-major spectra of several passes: vectorized passes,
-    // split apart.
+    // Plain c2c transforms of a power-of-two length take 32 columns in passes where they fit
+    // (Planner.OnePassWhereTheTransformFitsAWorkgroup).
+    // m-major spectra of several passes: vectorized passes, split apart.
     const LogicalPlan m_major =
         plan(FftDesc::guru({{65536, 1, 64}}, {{64, 65536, 1}}, Transform::r2c), h200_caps());
     EXPECT_EQ(m_major.passes.back().kernel.kind, KernelKind::real);

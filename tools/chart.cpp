@@ -1,17 +1,15 @@
-// One layout, drawn on two canvases: SVG elements, or an RGB raster encoded by libpng.
+// One layout, drawn on two canvases: SVG elements, or an RGB raster encoded as PNG (image.hpp).
 #include "chart.hpp"
-
-#include <png.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <sstream>
 
 #include "file_io.hpp"
+#include "image.hpp"
 #include "twiddle/error.hpp"
 
 namespace twiddle::cli::chart {
@@ -469,21 +467,9 @@ std::vector<uint8_t> to_png(const Figure& figure) {
     const Layout l = layout(figure);
     RasterCanvas canvas(l.width, l.height);
     draw(figure, l, canvas);
-    png_image image;
-    std::memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = static_cast<png_uint_32>(l.width);
-    image.height = static_cast<png_uint_32>(l.height);
-    image.format = PNG_FORMAT_RGB;
-    png_alloc_size_t size = 0;
-    const void* pixels = canvas.pixels().data();
-    if (!png_image_write_to_memory(&image, nullptr, &size, 0, pixels, 0, nullptr))
-        throw Error(std::string("PNG encoding failed: ") + image.message);
-    std::vector<uint8_t> out(size);
-    if (!png_image_write_to_memory(&image, out.data(), &size, 0, pixels, 0, nullptr))
-        throw Error(std::string("PNG encoding failed: ") + image.message);
-    out.resize(size);
-    return out;
+    image::Rgb rgb(static_cast<uint32_t>(l.width), static_cast<uint32_t>(l.height));
+    rgb.pixels = canvas.pixels();
+    return image::encode_png(rgb);
 }
 
 void write(const Figure& figure, const std::string& path) {

@@ -31,11 +31,10 @@ struct DemoArgs {
 void run_demo(const DemoArgs& a) {
     const uint32_t n = a.size;
     const std::filesystem::path dir(a.out);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec || !std::filesystem::is_directory(dir))
-        throw Error("cannot make the output directory " + dir.string() + ": " + ec.message());
+    if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
+        throw Error(dir.string() + " is not a directory");
 
+    // Everything is computed before anything is written, so that a failure leaves no pictures.
     Context ctx;
     std::printf("device: %s\n", ctx.caps().name.c_str());
     const std::vector<float> gap = diffraction::aperture(a.gap, n);
@@ -48,7 +47,13 @@ void run_demo(const DemoArgs& a) {
         a.gap.c_str(), n, n, passes, passes / 2, passes / 2);
     std::vector<image::Rgb> frames;
     for (const auto& r : results) frames.push_back(diffraction::draw_spectrum(r, n));
+    // How long a transform takes: lines on the CPU by both methods, whole pictures on the GPU.
+    const diffraction::Timings timings = diffraction::measure_timings(ctx);
+    check_validation(ctx);
 
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error("cannot make the output directory " + dir.string() + ": " + ec.message());
     char name[32];
     image::write_png(dir / "aperture.png", diffraction::draw_gap(gap, n));
     for (size_t p = 1; p <= passes; ++p) {
@@ -60,17 +65,13 @@ void run_demo(const DemoArgs& a) {
     std::vector<uint16_t> delays(frames.size(), 450);
     delays.back() = 2000;
     image::write_apng(dir / "animation.png", frames, delays);
+    chart::write(timings.figure, (dir / "timing.png").string());
+    chart::write(timings.figure, (dir / "timing.svg").string());
     if (a.save_npy) {
         const uint64_t shape[] = {n, n};
         npy::write_npy_atomic(dir / "aperture.npy", shape, std::span<const float>(gap));
         npy::write_npy_atomic(dir / "pattern.npy", shape, std::span<const cf>(results.back()));
     }
-
-    // How long a transform takes: lines on the CPU by both methods, whole pictures on the GPU.
-    const diffraction::Timings timings = diffraction::measure_timings(ctx);
-    check_validation(ctx);
-    chart::write(timings.figure, (dir / "timing.png").string());
-    chart::write(timings.figure, (dir / "timing.svg").string());
 
     std::printf("512 x 512 transform on the GPU: %.3f ms (the default plan, median of GPU timestamps)\n",
                 timings.gpu_ms_512);
@@ -92,16 +93,7 @@ void add_demo_command(CLI::App& app) {
         ->check(CLI::IsMember(
             std::vector<std::string>(std::begin(diffraction::kGaps), std::end(diffraction::kGaps))));
     cmd->add_option("--size", args->size, "Cells on a side, a power of two from 16 to 2048 (default 512)")
-        ->check(CLI::Validator(
-            [](const std::string& s) {
-                try {
-                    const unsigned long v = std::stoul(s);
-                    if (v >= 16 && v <= 2048 && std::has_single_bit(v)) return std::string();
-                } catch (const std::exception&) {
-                }
-                return std::string("--size must be a power of two from 16 to 2048, got " + s);
-            },
-            "POW2"));
+        ->check(diffraction::size_validator());
     cmd->add_flag("--save-npy", args->save_npy,
                   "Also write aperture.npy (float32) and pattern.npy (complex64, the unshifted spectrum)");
     cmd->callback([args] { run_demo(*args); });

@@ -43,5 +43,7 @@ void add_sht_commands(CLI::App& app);
 
 // twiddle demo: a diffraction pattern computed pass by pass (cmd_demo.cpp).
 void add_demo_command(CLI::App& app);
+// twiddle serve: the demo as a local web page (cmd_serve.cpp; in builds with cpp-httplib).
+void add_serve_command(CLI::App& app);
 
 }  // namespace twiddle::cli

@@ -106,21 +106,6 @@ double best_of_three_us(const std::function<void()>& method) {
     return best;
 }
 
-// Milliseconds of one 2D transform of side x side points on the device (the planner's default
-// plan, out of place): the median of GPU-timestamped runs after a short warm-up.
-double gpu_ms(const Context& ctx, uint64_t side) {
-    const FftDesc desc = FftDesc::nd({side, side});
-    const Plan plan(ctx, desc);
-    Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
-    in.fill(0x3f800000u);
-    const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
-    std::optional<Buffer> scratch;
-    if (scratch_bytes) scratch.emplace(ctx, scratch_bytes);
-    return time_median(ctx, 7, 0.2, [&](VkCommandBuffer cmd) {
-        plan.record(cmd, in.view(), out.view(), scratch ? scratch->view() : BufferView{}, Direction::forward);
-    });
-}
-
 }  // namespace
 
 // The gap's features scale with n: at 512 a slit is 8 cells wide and 192 high (so the fringes of its pattern
@@ -199,7 +184,8 @@ std::vector<std::vector<cf>> transform_by_passes(const Context& ctx, const std::
     for (size_t p = 0; p <= plan.passes(); ++p) {
         PartialResult where;
         ctx.submit([&](VkCommandBuffer cmd) {
-            where = plan.record(cmd, in.view(), out.view(), scratch.view(), Direction::forward, p);
+            where =
+                plan.record_first_passes(cmd, in.view(), out.view(), scratch.view(), Direction::forward, p);
         });
         const Buffer& holder = where.buffer == BufferRole::input    ? in
                                : where.buffer == BufferRole::output ? out
@@ -211,6 +197,20 @@ std::vector<std::vector<cf>> transform_by_passes(const Context& ctx, const std::
     return results;
 }
 
+CLI::Validator size_validator() {
+    return CLI::Validator(
+        [](const std::string& s) {
+            try {
+                size_t used = 0;
+                const unsigned long v = std::stoul(s, &used);
+                if (used == s.size() && v >= 16 && v <= 2048 && std::has_single_bit(v)) return std::string();
+            } catch (const std::exception&) {
+            }
+            return std::string("--size must be a power of two from 16 to 2048, got " + s);
+        },
+        "POW2");
+}
+
 std::string describe_pass(size_t p, uint32_t n) {
     const size_t half = static_cast<size_t>(std::bit_width(n) - 1);
     if (p == 0) return "the gap itself";
@@ -218,6 +218,19 @@ std::string describe_pass(size_t p, uint32_t n) {
     if (p == half) return "the rows are done";
     if (p < 2 * half) return "down the columns, in blocks of " + std::to_string(size_t(1) << (p - half));
     return "the pattern";
+}
+
+double gpu_ms(const Context& ctx, uint64_t side) {
+    const FftDesc desc = FftDesc::nd({side, side});
+    const Plan plan(ctx, desc);
+    Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
+    in.fill(0x3f800000u);
+    const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
+    std::optional<Buffer> scratch;
+    if (scratch_bytes) scratch.emplace(ctx, scratch_bytes);
+    return time_median(ctx, 7, 0.2, [&](VkCommandBuffer cmd) {
+        plan.record(cmd, in.view(), out.view(), scratch ? scratch->view() : BufferView{}, Direction::forward);
+    });
 }
 
 Timings measure_timings(const Context& ctx) {

@@ -3,6 +3,7 @@
 // transforms.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,9 @@ using cf = std::complex<float>;
 
 // The gaps there are, by name.
 inline constexpr const char* kGaps[] = {"one", "two", "grating", "circle"};
+
+// The check of a --size: a power of two from 16 to 2048.
+CLI::Validator size_validator();
 
 // The gap: 1 where it is open and 0 where it is wall, n x n cells row by row, centred.
 std::vector<float> aperture(const std::string& gap, uint32_t n);
@@ -40,6 +44,10 @@ std::string describe_pass(size_t p, uint32_t n);
 // How long one transform takes: lines of 16 to 2048 numbers on the CPU by the definition and by a
 // radix-2 FFT (best of three runs of at least 10 ms each), and pictures of 32^2 to 1024^2 cells on
 // the device (the planner's default plan, GPU timestamps); and the 512 x 512 time.
+// Milliseconds of one 2D transform of side x side points on the device (the planner's default
+// plan, out of place): the median of GPU-timestamped runs after a short warm-up.
+double gpu_ms(const Context& ctx, uint64_t side);
+
 struct Timings {
     chart::Figure figure;
     double gpu_ms_512 = 0;

@@ -1,13 +1,15 @@
-// PNG and APNG encoding (see image.hpp): the chunks written by hand, the pixel data compressed by
-// zlib. PNG: https://www.w3.org/TR/png/; APNG adds acTL (frame count), fcTL (each frame's
-// geometry and delay) and fdAT (the data of the frames after the first), numbered in one sequence.
+// PNG and APNG encoding (see image.hpp). Still images through libpng; animations, which libpng does
+// not write, chunk by chunk with zlib. PNG: https://www.w3.org/TR/png/; APNG adds acTL (frame
+// count), fcTL (each frame's geometry and delay) and fdAT (the data of the frames after the first),
+// numbered in one sequence.
 #include "image.hpp"
 
+#include <png.h>
 #include <zlib.h>
 
 #include <cstddef>
+#include <cstring>
 #include <span>
-#include <stdexcept>
 #include <string>
 
 #include "file_io.hpp"
@@ -53,8 +55,14 @@ std::vector<uint8_t> compressed_rows(const Rgb& image) {
     return out;
 }
 
+void check(const Rgb& image) {
+    if (image.width == 0 || image.height == 0) throw Error("PNG: an empty image");
+    if (image.pixels.size() != size_t(image.width) * image.height * 3)
+        throw Error("PNG: " + std::to_string(image.pixels.size()) + " bytes of pixels for " +
+                    std::to_string(image.width) + " x " + std::to_string(image.height));
+}
+
 std::vector<uint8_t> header(uint32_t width, uint32_t height) {
-    if (width == 0 || height == 0) throw Error("PNG: an empty image");
     std::vector<uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     std::vector<uint8_t> ihdr;
     put32(ihdr, width);
@@ -71,18 +79,31 @@ void write_atomic(const std::filesystem::path& path, const std::vector<uint8_t>&
 }  // namespace
 
 std::vector<uint8_t> encode_png(const Rgb& image) {
-    std::vector<uint8_t> out = header(image.width, image.height);
-    chunk(out, "IDAT", compressed_rows(image));
-    chunk(out, "IEND", {});
+    check(image);
+    png_image png;
+    std::memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    png.width = image.width;
+    png.height = image.height;
+    png.format = PNG_FORMAT_RGB;
+    png_alloc_size_t size = 0;
+    if (!png_image_write_to_memory(&png, nullptr, &size, 0, image.pixels.data(), 0, nullptr))
+        throw Error(std::string("PNG encoding failed: ") + png.message);
+    std::vector<uint8_t> out(size);
+    if (!png_image_write_to_memory(&png, out.data(), &size, 0, image.pixels.data(), 0, nullptr))
+        throw Error(std::string("PNG encoding failed: ") + png.message);
+    out.resize(size);
     return out;
 }
 
 std::vector<uint8_t> encode_apng(const std::vector<Rgb>& frames, const std::vector<uint16_t>& delays_ms) {
     if (frames.empty() || delays_ms.size() != frames.size())
         throw Error("APNG: needs frames, and one delay for each");
-    for (const Rgb& f : frames)
+    for (const Rgb& f : frames) {
+        check(f);
         if (f.width != frames[0].width || f.height != frames[0].height)
             throw Error("APNG: frames of different sizes");
+    }
     std::vector<uint8_t> out = header(frames[0].width, frames[0].height);
     std::vector<uint8_t> actl;
     put32(actl, static_cast<uint32_t>(frames.size()));

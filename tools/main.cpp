@@ -26,6 +26,9 @@ int main(int argc, char** argv) {
     twiddle::cli::add_bench_command(app);
     twiddle::cli::add_tune_command(app);
     twiddle::cli::add_demo_command(app);
+#ifdef TWIDDLE_SERVE
+    twiddle::cli::add_serve_command(app);
+#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

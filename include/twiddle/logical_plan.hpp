@@ -58,7 +58,8 @@ struct Options {
     // Teaching: every pass is one butterfly step of this radix (a power of two, 2 to 32; it sets
     // max_radix and max_pass_length to it), so that a plan shows the textbook steps one pass at a
     // time: 512 x 512 with radix 2 takes 18 passes, nine along the rows and nine down the
-    // columns (see Plan::record with a pass count). For lengths that are powers of two. 0: the
+    // columns (see Plan::record_first_passes). Where a length is a power of two but not of the
+    // radix, its last pass is shorter; lengths other than powers of two are refused. 0: the
     // planner's choice.
     uint32_t radix = 0;
     // How the transform is computed (see Strategy). automatic: the fast transforms.
@@ -168,10 +169,10 @@ struct PassKernel {
     bool staged_load = false;
     bool staged_store = false;
     // How many rounds each shared-memory exchange takes: 1 (real and imaginary together), 2 (one
-    // component at a time, when a whole tile does not fit) or 4 (one component of half the
-    // points at a time: one-pass kernels of one column, first the points below radix / 2; and
-    // of several columns with a split fused across them, point x of column c then at
-    // c * radix / 2 + x mod radix / 2 of its half's array).
+    // component at a time, when a whole tile does not fit, and in every multi-pass kernel) or 4 (one
+    // component of half the points at a time: one-pass kernels of one column, first the points below radix /
+    // 2; and of several columns with a split fused across them, point x of column c then at c * radix / 2 + x
+    // mod radix / 2 of its half's array).
     uint32_t exchange_rounds = 1;
     // All the shared memory the kernel declares: the exchange buffers, plus 4 bytes for the lane
     // check of subgroup_exchanges or split_lanes.

@@ -52,7 +52,7 @@ struct FftCallbacks {
     bool operator==(const FftCallbacks&) const = default;
 };
 
-// Where the first passes of a plan leave their result (Plan::record with a pass count): which of
+// Where the first passes of a plan leave their result (Plan::record_first_passes): which of
 // the views given to record() holds it, and from which element of that view. The partial result
 // is laid out as the pass left it: for a 2D transform's row and column passes, as the output.
 struct PartialResult {
@@ -111,11 +111,15 @@ public:
     // Records only the first `passes` of the plan's passes (0 to passes()), for watching a
     // transform take shape: a 512 x 512 plan with Options::radix = 2 has 18, nine along the rows
     // and then nine down the columns. Returns where their result lies. Views and errors are as
-    // for the full record(); so is the result, unnormalized unless `passes` is passes(): in the
-    // direction's sign (an inverse's partial result is that of the e^{+} transform). Throws
-    // twiddle::Error for more passes than the plan has, and for a partial convolution plan.
-    PartialResult record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
-                         const BufferView& scratch, Direction direction, size_t passes) const;
+    // for record(); the result is unnormalized unless `passes` is passes(), and in the
+    // direction's sign (an inverse's partial result is that of the e^{+} transform). Partial
+    // results of Bluestein's passes and of real transforms' split and join steps are
+    // intermediate data with no such meaning. Throws twiddle::Error for more passes than the plan
+    // has, for a convolution plan unless all of them, and for a plan whose callbacks read an
+    // operand (record() binds it).
+    [[nodiscard]] PartialResult record_first_passes(VkCommandBuffer cmd, const BufferView& in,
+                                                    const BufferView& out, const BufferView& scratch,
+                                                    Direction direction, size_t passes) const;
 
     // Records into a one-time command buffer, submits and waits. Allocates the scratch buffer
     // itself (once, kept with the plan) when the placement needs one.

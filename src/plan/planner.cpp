@@ -286,8 +286,9 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         const bool staged_store = (short_columns || k.rader_prime || (!k.points_contiguous && k.span == 1)) &&
                                   !k.chirp_store && run(k.packed_dst(), k.dst_stride, block);
         const bool exchanges = stages.size() > 1 || staged_load || staged_store;
-        // Both components in one round if they fit, else one component at a time, else one
-        // component of half the points (PassKernel::exchange_rounds).
+        // Both components in one round if they fit (one-pass kernels only: kMultiPassMinRounds),
+        // else one component at a time, else one component of half the points
+        // (PassKernel::exchange_rounds).
         const bool halves = (allow.half_rounds || allow.column_halves) && pow2 &&
                             (block == 1 || allow.column_halves) && k.points_contiguous && stages.size() > 1 &&
                             !staged_load && !staged_store;
@@ -1365,6 +1366,10 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
     if (options.radix != 0 &&
         (options.radix < 2 || options.radix > kMaxRadix || !std::has_single_bit(options.radix)))
         throw Error("Options.radix must be 0, 2, 4, 8, 16 or 32, got " + std::to_string(options.radix));
+    if (options.radix != 0)
+        for (const Dim& d : desc.dims())
+            if (!std::has_single_bit(d.n))
+                throw Error("Options.radix takes lengths that are powers of two, got " + std::to_string(d.n));
     if (options.workgroup_size != 0 && !std::has_single_bit(options.workgroup_size))
         throw Error("Options.workgroup_size must be 0 or a power of two, got " +
                     std::to_string(options.workgroup_size));

@@ -159,14 +159,17 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
     record_passes(cmd, in, out, scratch, direction, operand, impl_->logical.passes.size());
 }
 
-PartialResult Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
-                           const BufferView& scratch, Direction direction, size_t passes) const {
+PartialResult Plan::record_first_passes(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
+                                        const BufferView& scratch, Direction direction, size_t passes) const {
     const size_t all = impl_->logical.passes.size();
     if (passes > all)
-        throw Error("Plan::record: " + std::to_string(passes) + " passes asked of a plan of " +
+        throw Error("Plan::record_first_passes: " + std::to_string(passes) + " passes asked of a plan of " +
                     std::to_string(all));
     if (passes < all && impl_->logical.convolution)
-        throw Error("Plan::record: a convolution plan records all of its passes");
+        throw Error("Plan::record_first_passes: a convolution plan records all of its passes");
+    if (impl_->callbacks.operand)
+        throw Error(
+            "Plan::record_first_passes: this plan's callbacks read an operand, which only record() binds");
     return record_passes(cmd, in, out, scratch, direction, BufferView{}, passes);
 }
 

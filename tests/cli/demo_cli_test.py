@@ -50,9 +50,7 @@ def unfilter(raw, width, height, bpp=3):
             a = cur[x - bpp] if x >= bpp else 0
             b = prev[x]
             c = prev[x - bpp] if x >= bpp else 0
-            if kind == 0:
-                pred = 0
-            elif kind == 1:
+            if kind == 1:
                 pred = a
             elif kind == 2:
                 pred = b
@@ -81,10 +79,24 @@ def decode_png(path):
     frames = 1
     if "acTL" in kinds:
         (frames,) = struct.unpack(">I", chunks[kinds.index("acTL")][1][:4])
+        assert kinds.index("acTL") < kinds.index("IDAT")
         assert kinds.count("fcTL") == frames and kinds.count("fdAT") == frames - 1
-        for k, p in chunks:  # every later frame's data decompresses to a whole image
-            if k == "fdAT":
-                assert len(zlib.decompress(p[4:])) == (width * 3 + 1) * height
+        # One sequence over fcTL and fdAT from 0; every frame's fcTL (26 bytes, the whole image
+        # at 0, 0) before its data, the first frame's data in IDAT, later frames' in fdAT.
+        sequence, expect_data = 0, False
+        for k, p in chunks:
+            if k == "fcTL":
+                assert not expect_data and len(p) == 26
+                seq, w, h, x, y, _, den, dispose, blend = struct.unpack(">IIIIIHHBB", p)
+                assert (seq, w, h, x, y, den, dispose, blend) == (sequence, width, height, 0, 0, 1000, 0, 0)
+                sequence, expect_data = sequence + 1, True
+            elif k in ("IDAT", "fdAT"):
+                assert expect_data and (k == "IDAT") == (sequence == 1)
+                if k == "fdAT":
+                    assert struct.unpack(">I", p[:4])[0] == sequence
+                    sequence += 1
+                    assert len(zlib.decompress(p[4:])) == (width * 3 + 1) * height
+                expect_data = False
     return pixels, frames
 
 

@@ -1,0 +1,223 @@
+// twiddle serve: the diffraction demo as a local web page (cpp-httplib), like the article's: a gap
+// selector, a pass slider that plays from 0 to the last pass on load and hands over when dragged,
+// a readout of the pass and of the GPU time, and the timing chart. The page is embedded in the
+// binary and fetches nothing from elsewhere; the frames are computed on the device by the server,
+// all passes of a gap at its first request, and kept.
+#include <httplib.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "diffraction.hpp"
+#include "image.hpp"
+#include "twiddle/twiddle.hpp"
+
+namespace twiddle::cli {
+namespace {
+
+struct ServeArgs {
+    std::string host = "127.0.0.1";
+    int port = 8080;
+    uint32_t size = 512;
+};
+
+// The page: markup, style and script in one document.
+constexpr const char* kPage = R"html(<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>twiddle: a diffraction pattern, pass by pass</title>
+<style>
+  body { font-family: sans-serif; background: #161616; color: #ddd; margin: 24px; }
+  h1 { font-size: 20px; font-weight: normal; }
+  .controls { display: flex; gap: 20px; align-items: center; flex-wrap: wrap; margin: 12px 0; }
+  .gaps button { background: #2a2a2a; color: #ddd; border: 1px solid #555; padding: 4px 10px; cursor: pointer; }
+  .gaps button.on { background: #ff4834; color: #fff; border-color: #ff4834; }
+  .stage { display: flex; gap: 6px; }
+  .stage img { width: 512px; height: 512px; image-rendering: pixelated; border: 1px solid #444; }
+  .readout { font-family: monospace; margin: 4px 0; }
+  #chart { background: #fff; max-width: 960px; width: 100%; margin-top: 8px; }
+</style>
+</head>
+<body>
+<h1>A gap and its diffraction pattern: the 2D Fourier transform, one pass at a time</h1>
+<div class="controls">
+  <span class="gaps" id="gaps">Gap
+    <button data-gap="one">One slit</button>
+    <button data-gap="two">Two slits</button>
+    <button data-gap="grating">Grating</button>
+    <button data-gap="circle">Circle</button>
+  </span>
+  <label>Pass <input id="pass" type="range" min="0" max="0" step="1" value="0"></label>
+  <span id="pass-label" class="readout"></span>
+</div>
+<div id="readout" class="readout">loading</div>
+<div id="speed" class="readout"></div>
+<div class="stage"><img id="gap" alt="the gap"><img id="frame" alt="the transform so far"></div>
+<h1>How long one transform takes</h1>
+<img id="chart" src="/timing.svg" alt="timing chart">
+<script>
+"use strict";
+const slider = document.getElementById("pass");
+const readout = document.getElementById("readout");
+const label = document.getElementById("pass-label");
+let info = null;
+let gap = "two";
+let running = true;  // plays by itself until the slider is taken over
+
+function show() {
+  const p = Number(slider.value);
+  document.getElementById("frame").src = `/frame?gap=${gap}&pass=${p}`;
+  label.textContent = `${p} of ${info.passes}`;
+  readout.textContent = `pass ${p}: ${info.descriptions[p]}`;
+}
+
+function choose(name) {
+  gap = name;
+  for (const b of document.querySelectorAll("#gaps button")) b.classList.toggle("on", b.dataset.gap === name);
+  document.getElementById("gap").src = `/aperture?gap=${name}`;
+  show();
+}
+
+slider.addEventListener("input", () => { running = false; show(); });
+for (const b of document.querySelectorAll("#gaps button")) b.addEventListener("click", () => choose(b.dataset.gap));
+
+fetch("/info").then((r) => r.json()).then((i) => {
+  info = i;
+  slider.max = String(i.passes);
+  document.getElementById("speed").textContent =
+    `${i.size} by ${i.size} transform on ${i.device}: ${i.gpu_ms.toFixed(3)} ms`;
+  choose(gap);
+  const timer = setInterval(() => {
+    if (!running || Number(slider.value) >= info.passes) { running = false; clearInterval(timer); return; }
+    slider.value = String(Number(slider.value) + 1);
+    show();
+  }, 450);
+});
+</script>
+</body>
+</html>
+)html";
+
+// The pictures of each gap: its own, and one per pass, as PNG files; made on first request.
+class Pictures {
+public:
+    Pictures(const Context& ctx, uint32_t n) : ctx_(ctx), n_(n) {}
+
+    // The PNG of the gap (pass < 0) or of its transform after `pass` passes. Throws twiddle::Error
+    // for an unknown gap or pass.
+    std::shared_ptr<const std::vector<uint8_t>> get(const std::string& gap, int pass) {
+        std::lock_guard lock(mutex_);
+        auto it = gaps_.find(gap);
+        if (it == gaps_.end()) {
+            if (std::find(std::begin(diffraction::kGaps), std::end(diffraction::kGaps), gap) ==
+                std::end(diffraction::kGaps))
+                throw Error("no gap named '" + gap + "'");
+            const std::vector<float> cells = diffraction::aperture(gap, n_);
+            std::vector<std::shared_ptr<const std::vector<uint8_t>>> pngs;
+            pngs.push_back(std::make_shared<const std::vector<uint8_t>>(
+                image::encode_png(diffraction::draw_gap(cells, n_))));
+            for (const auto& r : diffraction::transform_by_passes(ctx_, cells, n_))
+                pngs.push_back(std::make_shared<const std::vector<uint8_t>>(
+                    image::encode_png(diffraction::draw_spectrum(r, n_))));
+            check_validation(ctx_);
+            it = gaps_.emplace(gap, std::move(pngs)).first;
+        }
+        const auto& pngs = it->second;
+        if (pass < -1 || pass + 1 >= static_cast<int>(pngs.size()))
+            throw Error("pass " + std::to_string(pass) + " is not between 0 and " +
+                        std::to_string(pngs.size() - 2));
+        return pngs[static_cast<size_t>(pass + 1)];
+    }
+
+private:
+    const Context& ctx_;
+    uint32_t n_;
+    std::mutex mutex_;
+    std::map<std::string, std::vector<std::shared_ptr<const std::vector<uint8_t>>>> gaps_;
+};
+
+void run_serve(const ServeArgs& a) {
+    Context ctx;
+    const uint32_t n = a.size;
+    std::printf("device: %s; measuring the timing chart\n", ctx.caps().name.c_str());
+    std::fflush(stdout);
+    const diffraction::Timings timings = diffraction::measure_timings(ctx);
+    check_validation(ctx);
+    const std::string svg = chart::to_svg(timings.figure);
+    const size_t passes = 2 * static_cast<size_t>(std::bit_width(n) - 1);
+    nlohmann::json info = {{"device", ctx.caps().name},
+                           {"size", n},
+                           {"passes", passes},
+                           {"gpu_ms", n == 512 ? timings.gpu_ms_512 : diffraction::gpu_ms(ctx, n)},
+                           {"gaps", diffraction::kGaps}};
+    for (size_t p = 0; p <= passes; ++p) info["descriptions"].push_back(diffraction::describe_pass(p, n));
+    const std::string info_text = info.dump();
+
+    Pictures pictures(ctx, n);
+    httplib::Server server;
+    server.Get("/",
+               [](const httplib::Request&, httplib::Response& res) { res.set_content(kPage, "text/html"); });
+    server.Get("/info", [&](const httplib::Request&, httplib::Response& res) {
+        res.set_content(info_text, "application/json");
+    });
+    server.Get("/timing.svg", [&](const httplib::Request&, httplib::Response& res) {
+        res.set_content(svg, "image/svg+xml");
+    });
+    auto picture = [&](const httplib::Request& req, httplib::Response& res, bool aperture) {
+        try {
+            int pass = -1;
+            if (!aperture) {
+                const std::string text = req.get_param_value("pass");
+                size_t used = 0;
+                pass = std::stoi(text, &used);
+                if (used != text.size()) throw std::invalid_argument(text);
+            }
+            const auto png = pictures.get(req.get_param_value("gap"), pass);
+            res.set_content(reinterpret_cast<const char*>(png->data()), png->size(), "image/png");
+        } catch (const std::logic_error&) {  // stoi's
+            res.status = 400;
+            res.set_content("pass must be a whole number", "text/plain");
+        } catch (const Error& e) {
+            res.status = 400;
+            res.set_content(e.what(), "text/plain");
+        }
+    };
+    server.Get("/frame",
+               [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, false); });
+    server.Get("/aperture",
+               [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, true); });
+
+    const int port =
+        a.port == 0 ? server.bind_to_any_port(a.host) : (server.bind_to_port(a.host, a.port) ? a.port : -1);
+    if (port <= 0) throw Error("cannot listen on " + a.host + ":" + std::to_string(a.port));
+    std::printf("serving http://%s:%d/ (Ctrl-C stops)\n", a.host.c_str(), port);
+    std::fflush(stdout);
+    if (!server.listen_after_bind())
+        throw Error("the server on " + a.host + ":" + std::to_string(port) + " failed");
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+    auto args = std::make_shared<ServeArgs>();
+    CLI::App* cmd = app.add_subcommand("serve",
+                                       "The diffraction demo as a local web page: a gap selector, a pass "
+                                       "slider, the GPU time, the timing chart");
+    cmd->add_option("--port", args->port, "TCP port (default 8080; 0: any free one, printed)")
+        ->check(CLI::Range(0, 65535));
+    cmd->add_option("--host", args->host, "Address to listen on (default 127.0.0.1: this machine only)");
+    cmd->add_option("--size", args->size, "Cells on a side, a power of two from 16 to 2048 (default 512)")
+        ->check(diffraction::size_validator());
+    cmd->callback([args] { run_serve(*args); });
+}
+
+}  // namespace twiddle::cli
