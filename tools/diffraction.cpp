@@ -177,15 +177,17 @@ std::vector<std::vector<cf>> transform_by_passes(const Context& ctx, const std::
     const FftDesc desc = FftDesc::nd({n, n});
     const Plan plan(ctx, desc, Options{.radix = 2});
     Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
-    Buffer scratch(ctx, std::max<uint64_t>(desc.bytes(), plan.scratch_bytes(Placement::out_of_place)));
+    const uint64_t scratch_bytes = plan.scratch_bytes(Placement::out_of_place);
+    const Buffer scratch(ctx, std::max<uint64_t>(16, scratch_bytes));  // a buffer may not be empty
     in.upload(input.data(), desc.bytes());
     // For each p, the gap again, then the first p passes.
     std::vector<std::vector<cf>> results;
     for (size_t p = 0; p <= plan.passes(); ++p) {
         PartialResult where;
         ctx.submit([&](VkCommandBuffer cmd) {
-            where =
-                plan.record_first_passes(cmd, in.view(), out.view(), scratch.view(), Direction::forward, p);
+            where = plan.record_first_passes(cmd, in.view(), out.view(),
+                                             scratch_bytes ? scratch.view() : BufferView{},
+                                             Direction::forward, p);
         });
         const Buffer& holder = where.buffer == BufferRole::input    ? in
                                : where.buffer == BufferRole::output ? out
