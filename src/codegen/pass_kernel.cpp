@@ -3,6 +3,8 @@
 #include <bit>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 
@@ -46,6 +48,12 @@ public:
         // A GLSL condition under which the move happens (empty: always), for invocations
         // without a butterfly in the last group of a non-uniform stage.
         std::string guard = "";
+        // Set where address == base + offset and pad() distributes over the sum for every value
+        // the base takes (see fold_shared_address): the exchange pads each base once, and the
+        // offset becomes a constant of the access instead of index arithmetic per access
+        // (NVIDIA H200: one-pass 2048 3747 -> 3844 GB/s, 4096 3652 -> 3792, multi-pass +1-5%).
+        std::string base = "";
+        uint32_t offset = 0;
     };
 
     void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads_in) {
@@ -59,6 +67,16 @@ public:
                 w_.line(type_ + " " + fresh + ";");
                 m.value = fresh;
             }
+        // Each distinct base of the moves that fold, padded once (halves map addresses apart).
+        std::map<std::string, std::string> padded;
+        if (rounds_ < 4)
+            for (const std::vector<Move>* moves : {&writes, static_cast<const std::vector<Move>*>(&reads)})
+                for (const Move& m : *moves)
+                    if (!m.base.empty() && !padded.contains(m.base)) {
+                        const std::string name = "pb" + std::to_string(bases_++);
+                        w_.line("uint " + name + " = pad(" + m.base + ");");
+                        padded.emplace(m.base, name);
+                    }
         for (uint32_t round = 0; round < rounds_; ++round) {
             // Rounds 2 and 4 move one component, and rounds 4 half the points, at a time.
             const std::string c = comp[rounds_ == 4 ? round / 2 : round];
@@ -75,6 +93,8 @@ public:
                     return "pad(((" + m.address + ") >> 1u & ~" + mask + ") | ((" + m.address + ") & " +
                            mask + "))";
                 }
+                if (const auto it = padded.find(m.base); it != padded.end())
+                    return it->second + " + " + std::to_string(m.offset + (m.offset >> 5)) + "u";
                 return "pad(" + m.address + (upper ? " - " + std::to_string(half_points_) + "u" : "") + ")";
             };
             if (pending_)
@@ -134,10 +154,24 @@ private:
     uint32_t half_points_;
     uint32_t columns_;
     uint32_t fresh_ = 0;  // registers named so far
+    uint32_t bases_ = 0;  // padded bases named so far
     bool subgroups_;
     std::optional<Scope> pending_;
     std::string type_;
 };
+
+// The move `m` at shared address base + offset, with Move::base and Move::offset set where
+// pad(b + offset) == pad(b) + pad(offset) for each value b of the base in `base_values`: where the
+// low five bits of b and of the offset add without a carry. Otherwise the address alone.
+SharedExchange::Move fold_shared_address(SharedExchange::Move m, const std::string& base, uint32_t offset,
+                                         const std::vector<uint32_t>& base_values) {
+    m.address = base + " + " + std::to_string(offset) + "u";
+    for (uint32_t b : base_values)
+        if (b % 32 + offset % 32 >= 32) return m;
+    m.base = base;
+    m.offset = offset;
+    return m;
+}
 
 }  // namespace
 
@@ -585,6 +619,18 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto shared_index = [&](const std::string& idx) {
         return k.points_contiguous ? "lc * " + u(R) + " + " + idx : "(" + idx + ") * " + u(B) + " + lc";
     };
+    // Move `m` at point idx + c of column lc (shared_index), idx taking the values `idx_values`,
+    // its offset folded where it can be (fold_shared_address).
+    auto at_point = [&](SharedExchange::Move m, const std::string& idx,
+                        const std::vector<uint32_t>& idx_values, uint32_t c) {
+        std::vector<uint32_t> bases;
+        for (uint32_t lc = 0; lc < B; ++lc)
+            for (uint32_t x : idx_values) bases.push_back(k.points_contiguous ? lc * R + x : x * B + lc);
+        return fold_shared_address(std::move(m), shared_index(idx), k.points_contiguous ? c : c * B, bases);
+    };
+    // The values of an invocation index within its column (i, and ip and io, its permutations).
+    std::vector<uint32_t> column_lanes(TPC);
+    std::iota(column_lanes.begin(), column_lanes.end(), 0u);
     auto numbered = [](const char* prefix, uint32_t r) { return prefix + std::to_string(r); };
     // Whether point `x` of a column lies in its upper half, for exchanges in halves
     // (exchange_rounds 4): "true", "false" or a GLSL condition. `at_least` and `below` bound x.
@@ -791,6 +837,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
     auto tile_index = [&](uint32_t offset, const std::string& lane = "i") {
         return "lc * " + u(R) + " + " + lane + " + " + u(offset);
     };
+    // Move `m` at a staged tile's point `lane` + offset of column lc, folded where it can be.
+    auto at_tile = [&](SharedExchange::Move m, uint32_t offset, const std::string& lane = "i") {
+        std::vector<uint32_t> bases;
+        for (uint32_t lc = 0; lc < B; ++lc)
+            for (uint32_t x : column_lanes) bases.push_back(lc * R + x);
+        return fold_shared_address(std::move(m), "lc * " + u(R) + " + " + lane, offset, bases);
+    };
+    // Move `m` at a staged tile's element tid + r * WG.
+    std::vector<uint32_t> workgroup_lanes(WG);
+    std::iota(workgroup_lanes.begin(), workgroup_lanes.end(), 0u);
+    auto at_element = [&](SharedExchange::Move m, uint32_t r) {
+        return fold_shared_address(std::move(m), "tid", r * WG, workgroup_lanes);
+    };
     // A staged tile's elements beyond its live columns stay out of shared memory.
     auto staged_guard = [&](uint32_t r) {
         return staged_count * WG > B * tile_row ? "tid + " + u(r * WG) + " < " + u(B * tile_row)
@@ -799,13 +858,15 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.staged_load) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < staged_count; ++r)
-            writes.push_back({numbered("g", r), "tid + " + u(r * WG), "false", staged_guard(r)});
+            writes.push_back(at_element({numbered("g", r), "", "false", staged_guard(r)}, r));
         for (uint32_t r = 0; r < load_count; ++r) {
             const Slot sl = slot(first_radix, r);
-            const std::string at =
-                rader_p ? "lc * " + u(rader_p) + " + " + rader_index("rader_in", rader_g, sl.offset)
-                        : tile_index(sl.offset);
-            reads.push_back({v[r], at, "false", sl.guard});
+            if (rader_p)
+                reads.push_back({v[r],
+                                 "lc * " + u(rader_p) + " + " + rader_index("rader_in", rader_g, sl.offset),
+                                 "false", sl.guard});
+            else
+                reads.push_back(at_tile({v[r], "", "false", sl.guard}, sl.offset));
         }
         if (rader_p) reads.push_back({"vx", "lc * " + u(rader_p), "false", ""});
         exchange(Scope::workgroup, writes, reads);
@@ -849,9 +910,29 @@ std::string generate_pass_kernel(const PassKernel& k) {
             w.close();
         }
     }
-    if (!k.join_load)  // which applies load_sign itself
-        for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
-    if (rader_p) w.line("vx.y *= params.load_sign;");
+    // load_sign is -1 only in an inverse transform's first pass, and the stores scale only in the
+    // last pass of an inverse or normalized transform. Plain one-pass kernels of contiguous
+    // complex transforms of a power of two with up to 16 points per invocation take both in
+    // uniform branches, so that forward transforms spend nothing on them (H200: 4096 3793 -> 3827
+    // GB/s, 16 +0.5%, 2048 -0.6%, 8 to 1024 within 0.3%). The others multiply: with branches,
+    // kernels of 32 points lost up to 1% (8192), multi-pass transforms 2-4% (65536, 2^21) and 100
+    // 1%, their registers being tighter; real, Bluestein and convolution kernels were not
+    // measured with them.
+    const bool sign_branches = P <= 16 && N == R && std::has_single_bit(N) && k.points_contiguous &&
+                               k.src_stride == 1 && k.dst_stride == 1 && !k.split_store && !k.join_load &&
+                               !k.chirp_load && !k.chirp_store && !k.spectrum_store && !k.convolution &&
+                               !rader_p;
+    if (!sign_branches) {
+        if (!k.join_load)
+            for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
+        if (rader_p) w.line("vx.y *= params.load_sign;");
+    } else if (!k.join_load || rader_p) {  // join_load applies load_sign itself
+        w.open("if (params.load_sign < 0.0)");
+        if (!k.join_load)
+            for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y = -" + v[r] + ".y;");
+        if (rader_p) w.line("vx.y = -vx.y;");
+        w.close();
+    }
     if (k.chirp_load)
         // x_x c_x (see PassKernel::chirp_load); padding points hold 0, whatever chirp they meet.
         for (uint32_t r = 0; r < load_count; ++r)
@@ -1016,8 +1097,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
                     const std::string upper = groups == 1       ? stage_index(s) + " >= " + u(TPC / 2)
                                               : g >= groups / 2 ? "true"
                                                                 : "false";
+                    // The values o takes, over every invocation (a superset of those that write).
+                    std::vector<uint32_t> o_values;
+                    for (uint32_t x : column_lanes) {
+                        const uint32_t qv = x + g * TPC, jv = qv % ns;
+                        o_values.push_back((qv - jv) * r + jv);
+                    }
                     for (uint32_t m = 0; m < r; ++m)
-                        writes.push_back({res[m], shared_index(o + " + " + u(m * ns)), upper, guard});
+                        writes.push_back(at_point({res[m], "", upper, guard}, o, o_values, m * ns));
                 }
             }
             if (!complete) {
@@ -1028,8 +1115,8 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 std::vector<SharedExchange::Move> reads;
                 for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
                     const Slot sl = slot(next, r2);
-                    reads.push_back({v[r2], shared_index(stage_index(s + 1) + " + " + u(sl.offset)),
-                                     r2 >= P / 2 ? "true" : "false", sl.guard});
+                    reads.push_back(at_point({v[r2], "", r2 >= P / 2 ? "true" : "false", sl.guard},
+                                             stage_index(s + 1), column_lanes, sl.offset));
                 }
                 exchange(stage_scope, writes, reads);
                 if (last) out = v;
@@ -1059,9 +1146,10 @@ std::string generate_pass_kernel(const PassKernel& k) {
             // The last stage's layout differs from the first's: through shared memory.
             std::vector<SharedExchange::Move> writes, reads;
             for (uint32_t r = 0; r < store_count; ++r)
-                writes.push_back({out[r], shared_index("i + " + u(from[r].offset)), "false", from[r].guard});
+                writes.push_back(
+                    at_point({out[r], "", "false", from[r].guard}, "i", column_lanes, from[r].offset));
             for (uint32_t r = 0; r < load_count; ++r)
-                reads.push_back({v[r], shared_index("i + " + u(to[r].offset)), "false", to[r].guard});
+                reads.push_back(at_point({v[r], "", "false", to[r].guard}, "i", column_lanes, to[r].offset));
             exchange(stage_scope, writes, reads);
         }
         out = run_stages(tag);
@@ -1096,6 +1184,13 @@ std::string generate_pass_kernel(const PassKernel& k) {
     };
     auto scaled = [&](const std::string& x) {
         return C + "(" + x + ".x * params.store_re, " + x + ".y * params.store_im)";
+    };
+    // Registers scaled in place, before they are stored as they are, in a uniform branch taken only
+    // where the pass scales (sign_branches).
+    auto scale_in_place = [&](const std::vector<std::string>& regs) {
+        w.open("if (params.store_re != 1.0 || params.store_im != 1.0)");
+        for (const std::string& r : regs) w.line(r + " = " + scaled(r) + ";");
+        w.close();
     };
     // split's arithmetic for the pair a = Z_k, b = conj(Z_{R-k}) at k = sk:
     // X_k = e + t, X_{R-k} = conj(e - t), e = (a + b) / 2, t = W^k (a - b) / 2i, with W^k the
@@ -1261,7 +1356,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
                     {out[r], "lc * " + u(rader_p) + " + " + rader_index("rader_out", rader_g_inv, sl.offset),
                      "false", sl.guard});
             } else {
-                writes.push_back({out[r], tile_index(sl.offset, last_i), "false", sl.guard});
+                writes.push_back(at_tile({out[r], "", "false", sl.guard}, sl.offset, last_i));
             }
         }
         if (rader_p) {
@@ -1269,8 +1364,9 @@ std::string generate_pass_kernel(const PassKernel& k) {
             writes.push_back({rader_sum, "lc * " + u(rader_p), "false", "i == 0u"});
         }
         for (uint32_t r = 0; r < staged_count; ++r)
-            reads.push_back({numbered("g", r), "tid + " + u(r * WG), "false", staged_guard(r)});
+            reads.push_back(at_element({numbered("g", r), "", "false", staged_guard(r)}, r));
         exchange(Scope::workgroup, writes, reads);
+        // The stores scale as they go (scaling the g registers in place first cost 32 5% on the H200).
         for (uint32_t r = 0; r < staged_count; ++r) {
             const std::string e = "tid + " + u(r * WG);
             // The tile is one run of packed transforms: the point's index is its place mod N.
@@ -1294,6 +1390,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
         }
         w.close();
     } else {
+        if (sign_branches) scale_in_place(std::vector<std::string>(out.begin(), out.begin() + store_count));
         w.open("if (live)");
         for (uint32_t r = 0; r < store_count; ++r) {
             const Slot sl = slot(last_radix, r);
@@ -1309,7 +1406,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
             if (!guard.empty()) w.line("if (" + guard + ")");
             const uint32_t step = S * k.dst_stride;
             w.line("dst[dst_base + " + u(sl.offset * step) + " + " + last_i + " * " + u(step) +
-                   "] = " + scaled(value) + ";");
+                   "] = " + (sign_branches ? value : scaled(value)) + ";");
         }
         w.close();
     }
