@@ -9,7 +9,7 @@ JOBS ?= $(shell nproc)
 PACKAGES := cmake make g++ pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
             libshaderc-dev glslang-dev spirv-tools libgtest-dev libcli11-dev nlohmann-json3-dev \
             python3-numpy clang-format libvkfft-dev libfftw3-dev libpng-dev zlib1g-dev unifont \
-            libcpp-httplib-dev chromium
+            libcpp-httplib-dev chromium libopenmpi-dev openmpi-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build run test sanitize format-check clean

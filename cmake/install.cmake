@@ -6,7 +6,9 @@ set(TWIDDLE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/twiddle)
 
 install(TARGETS twiddle EXPORT twiddleTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY include/twiddle DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+# (dist.hpp and libtwiddle_dist are not installed yet: their package needs MPI's.)
+install(DIRECTORY include/twiddle DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp"
+  PATTERN "dist.hpp" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/include/twiddle/version.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twiddle)
 

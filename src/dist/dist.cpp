@@ -1,0 +1,623 @@
+// twiddle::dist: distributed 2D and 3D transforms over MPI (include/twiddle/dist.hpp).
+//
+// Data flow of a forward transform (an inverse runs it backwards):
+//   the rank's in_box --reshape--> layout 0 --local FFT over its axes--> --reshape--> layout 1
+//   --local FFT--> ... --reshape--> out_box
+// A layout gives every rank a box that holds all of the points along the axes its local transform
+// runs over (slabs or pencils). A reshape moves the data between two sets of boxes: each rank
+// copies its box from the device to host memory, packs the part of it every other rank's new box
+// holds, MPI_Alltoallv, unpacks what it received into its new box, and copies that to the device.
+#include "twiddle/dist.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <tuple>
+
+#include "twiddle/error.hpp"
+
+namespace twiddle::dist {
+
+namespace {
+
+constexpr int kMaxDims = 3;
+
+int64_t as_signed(uint64_t v) { return static_cast<int64_t>(v); }
+
+// Sizes MPI counts in int: a reshape's counts are elements, each a contiguous datatype.
+int checked_count(uint64_t n) {
+    if (n > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+        throw UnsupportedError("dist: a rank's share of an exchange (" + std::to_string(n) +
+                               " elements) exceeds MPI's int counts");
+    return static_cast<int>(n);
+}
+
+// The index of `axis` (negative from the end) among `dims` axes, or -1.
+int resolve_axis(int axis, size_t dims) {
+    const int d = static_cast<int>(dims);
+    const int a = axis < 0 ? axis + d : axis;
+    return a >= 0 && a < d ? a : -1;
+}
+
+// Part k of n of the range [0, extent): [k * extent / n, (k + 1) * extent / n).
+std::pair<int64_t, int64_t> part(uint64_t extent, int k, int n) {
+    return {as_signed(extent * k / n), as_signed(extent * (k + 1) / n)};
+}
+
+// Copies the elements of `region` from `src`, which holds src_box packed in C order, to `dst`,
+// which holds dst_box so. region lies inside both.
+void copy_region(const uint8_t* src, const Box& src_box, uint8_t* dst, const Box& dst_box, const Box& region,
+                 size_t element_bytes) {
+    if (region.empty()) return;
+    const size_t d = region.rank();
+    const std::vector<uint64_t> s = src_box.shape(), t = dst_box.shape(), r = region.shape();
+    const size_t row = r[d - 1] * element_bytes;
+    // Visit every row of the region (all axes but the last), as an index into both boxes.
+    std::vector<int64_t> at(region.low);
+    while (true) {
+        uint64_t si = 0, di = 0;
+        for (size_t k = 0; k < d; ++k) {
+            si = si * s[k] + static_cast<uint64_t>(at[k] - src_box.low[k]);
+            di = di * t[k] + static_cast<uint64_t>(at[k] - dst_box.low[k]);
+        }
+        std::memcpy(dst + di * element_bytes, src + si * element_bytes, row);
+        // Next row: count up axes d - 2 down to 0.
+        size_t k = d - 1;
+        while (k > 0) {
+            --k;
+            if (++at[k] < region.high[k]) break;
+            at[k] = region.low[k];
+            if (k == 0) return;
+        }
+        if (d == 1) return;
+    }
+}
+
+// The boxes of one layout for every rank, and the axes its local transform runs over.
+struct Layout {
+    std::vector<Box> boxes;  // per rank, over the grid the layout's data lives on
+    std::vector<int> axes;
+};
+
+// One reshape, from this rank's point of view: what it sends every rank and receives from it.
+struct Reshape {
+    Box from, to;  // this rank's boxes
+    size_t element_bytes = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;  // one element
+    std::vector<Box> send, recv;            // per rank: the region sent to it, received from it
+    std::vector<int> send_counts, send_displs, recv_counts, recv_displs;  // in elements
+    uint64_t send_total = 0, recv_total = 0;
+    bool moves = false;  // whether any rank's data changes place (collectively agreed)
+};
+
+Reshape make_reshape(const std::vector<Box>& from, const std::vector<Box>& to, int me, size_t element_bytes,
+                     MPI_Datatype type) {
+    Reshape r;
+    r.from = from[me];
+    r.to = to[me];
+    r.element_bytes = element_bytes;
+    r.type = type;
+    const int ranks = static_cast<int>(from.size());
+    for (int q = 0; q < ranks; ++q) {
+        r.send.push_back(from[me].intersect(to[q]));
+        r.recv.push_back(from[q].intersect(to[me]));
+        r.send_displs.push_back(checked_count(r.send_total));
+        r.recv_displs.push_back(checked_count(r.recv_total));
+        r.send_counts.push_back(checked_count(r.send.back().count()));
+        r.recv_counts.push_back(checked_count(r.recv.back().count()));
+        r.send_total += r.send.back().count();
+        r.recv_total += r.recv.back().count();
+        if (!(from[q] == to[q])) r.moves = true;  // every rank sees every box: the same answer
+    }
+    return r;
+}
+
+// The fixed-size record each rank contributes to the plan's agreement check.
+struct PlanRecord {
+    int32_t dims;
+    int32_t transform, precision, normalization, decomposition, output;
+    int32_t has_out;
+    uint64_t shape[kMaxDims];
+    int64_t in_low[kMaxDims], in_high[kMaxDims], out_low[kMaxDims], out_high[kMaxDims];
+    int32_t in_low_size, in_high_size, out_low_size, out_high_size;  // the boxes' own axes
+};
+
+// Whether `boxes` lie inside `shape` and cover it exactly once; else why not.
+std::string check_cover(const std::vector<Box>& boxes, const std::vector<uint64_t>& shape,
+                        const char* which) {
+    const Box all = whole(shape);
+    uint64_t total = 0;
+    for (size_t r = 0; r < boxes.size(); ++r) {
+        const Box& b = boxes[r];
+        if (b.rank() != shape.size())
+            return std::string("rank ") + std::to_string(r) + "'s " + which + " box has " +
+                   std::to_string(b.rank()) + " axes, the grid " + std::to_string(shape.size());
+        if (!b.empty() && !(b.intersect(all) == b))
+            return std::string("rank ") + std::to_string(r) + "'s " + which + " box " + b.str() +
+                   " lies outside the grid " + all.str();
+        total += b.count();
+    }
+    for (size_t r = 0; r < boxes.size(); ++r)
+        for (size_t q = r + 1; q < boxes.size(); ++q)
+            if (!boxes[r].intersect(boxes[q]).empty())
+                return std::string("the ") + which + " boxes of ranks " + std::to_string(r) + " and " +
+                       std::to_string(q) + " overlap (" + boxes[r].str() + ", " + boxes[q].str() + ")";
+    if (total != all.count())
+        return std::string("the ") + which + " boxes hold " + std::to_string(total) + " of the grid's " +
+               std::to_string(all.count()) + " elements";
+    return "";
+}
+
+// A box as recorded, or nullopt where it was not one of up to kMaxDims axes with as many
+// highs as lows.
+std::optional<Box> box_of(int32_t low_size, int32_t high_size, const int64_t* low, const int64_t* high) {
+    if (low_size != high_size || low_size < 0 || low_size > kMaxDims) return std::nullopt;
+    Box b;
+    for (int32_t k = 0; k < low_size; ++k) {
+        b.low.push_back(low[k]);
+        b.high.push_back(high[k]);
+    }
+    return b;
+}
+
+// Records `box` into low, high and their sizes (at most kMaxDims axes kept; the sizes tell).
+void record_box(const Box& box, int32_t& low_size, int32_t& high_size, int64_t* low, int64_t* high) {
+    low_size = static_cast<int32_t>(box.low.size());
+    high_size = static_cast<int32_t>(box.high.size());
+    for (size_t k = 0; k < std::min<size_t>(box.low.size(), kMaxDims); ++k) low[k] = box.low[k];
+    for (size_t k = 0; k < std::min<size_t>(box.high.size(), kMaxDims); ++k) high[k] = box.high[k];
+}
+
+double now() { return MPI_Wtime(); }
+
+// Whether every rank of `comm` succeeded at a step (`why` empty): collective, so that a step
+// one rank failed makes every rank throw instead of leaving the others waiting in the next
+// exchange. The failing rank reports its own reason, the others that another rank failed.
+void agree(MPI_Comm comm, const std::string& why, const std::string& what) {
+    int ok = why.empty(), all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if (!all_ok) throw Error(what + ": " + (why.empty() ? "another rank failed" : why));
+}
+
+// Runs `step` and returns its exception's message, or "" where it succeeded.
+template <typename F>
+std::string attempt(F&& step) {
+    try {
+        step();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+std::vector<uint64_t> Box::shape() const {
+    std::vector<uint64_t> s(low.size());
+    for (size_t k = 0; k < low.size(); ++k)
+        s[k] = high[k] > low[k] ? static_cast<uint64_t>(high[k] - low[k]) : 0;
+    return s;
+}
+
+uint64_t Box::count() const {
+    if (low.empty()) return 0;
+    uint64_t n = 1;
+    for (uint64_t e : shape()) n *= e;
+    return n;
+}
+
+Box Box::intersect(const Box& other) const {
+    Box b;
+    for (size_t k = 0; k < std::min(rank(), other.rank()); ++k) {
+        b.low.push_back(std::max(low[k], other.low[k]));
+        b.high.push_back(std::min(high[k], other.high[k]));
+    }
+    return b;
+}
+
+std::string Box::str() const {
+    std::string s;
+    for (size_t k = 0; k < low.size(); ++k)
+        s += (k ? "x[" : "[") + std::to_string(low[k]) + "," + std::to_string(high[k]) + ")";
+    return s.empty() ? "[]" : s;
+}
+
+Box whole(const std::vector<uint64_t>& shape) {
+    Box b;
+    for (uint64_t n : shape) {
+        b.low.push_back(0);
+        b.high.push_back(as_signed(n));
+    }
+    return b;
+}
+
+std::vector<Box> slab_boxes(const std::vector<uint64_t>& shape, int ranks, int axis) {
+    const int a = resolve_axis(axis, shape.size());
+    if (a < 0) throw Error("slab_boxes: axis " + std::to_string(axis) + " is out of range");
+    if (ranks < 1) throw Error("slab_boxes: ranks must be at least 1, not " + std::to_string(ranks));
+    std::vector<Box> boxes(ranks, whole(shape));
+    for (int r = 0; r < ranks; ++r) std::tie(boxes[r].low[a], boxes[r].high[a]) = part(shape[a], r, ranks);
+    return boxes;
+}
+
+std::vector<Box> pencil_boxes(const std::vector<uint64_t>& shape, std::array<int, 2> grid, int axis) {
+    if (shape.size() != 3) throw Error("pencil_boxes: pencils need a 3D shape");
+    const int a = resolve_axis(axis, shape.size());
+    if (a < 0) throw Error("pencil_boxes: axis " + std::to_string(axis) + " is out of range");
+    if (grid[0] < 1 || grid[1] < 1)
+        throw Error("pencil_boxes: the process grid needs at least one rank each way");
+    std::array<int, 2> split{};
+    for (int k = 0, j = 0; k < 3; ++k)
+        if (k != a) split[j++] = k;
+    std::vector<Box> boxes;
+    for (int r0 = 0; r0 < grid[0]; ++r0)
+        for (int r1 = 0; r1 < grid[1]; ++r1) {
+            Box b = whole(shape);
+            std::tie(b.low[split[0]], b.high[split[0]]) = part(shape[split[0]], r0, grid[0]);
+            std::tie(b.low[split[1]], b.high[split[1]]) = part(shape[split[1]], r1, grid[1]);
+            boxes.push_back(b);
+        }
+    return boxes;
+}
+
+std::array<int, 2> process_grid(int ranks) {
+    if (ranks < 1) throw Error("process_grid: ranks must be at least 1, not " + std::to_string(ranks));
+    int a = 1;
+    for (int f = 1; f * f <= ranks; ++f)
+        if (ranks % f == 0) a = f;
+    return {a, ranks / a};
+}
+
+const char* to_string(Decomposition d) {
+    switch (d) {
+    case Decomposition::automatic: return "automatic";
+    case Decomposition::slab: return "slab";
+    case Decomposition::pencil: return "pencil";
+    }
+    return "?";
+}
+
+const char* to_string(OutputLayout l) { return l == OutputLayout::natural ? "natural" : "transposed"; }
+
+std::vector<uint64_t> DistDesc::complex_shape() const {
+    std::vector<uint64_t> s = shape;
+    if (transform == Transform::r2c && !s.empty()) s.back() = s.back() / 2 + 1;
+    return s;
+}
+
+Context local_context(MPI_Comm comm, ContextOptions options) {
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int local = 0;
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    const char* env = std::getenv("TWIDDLE_DEVICE");
+    if (options.device.empty() && !(env && *env)) {
+        // The kind of device the default choice takes (discrete, else integrated, else any),
+        // dealt out round-robin.
+        const std::vector<DeviceCaps> devices = Context::list_devices();
+        std::vector<size_t> pick;
+        for (DeviceType kind : {DeviceType::discrete_gpu, DeviceType::integrated_gpu}) {
+            for (size_t i = 0; i < devices.size(); ++i)
+                if (devices[i].type == kind) pick.push_back(i);
+            if (!pick.empty()) break;
+        }
+        if (pick.empty())
+            for (size_t i = 0; i < devices.size(); ++i) pick.push_back(i);
+        if (!pick.empty()) options.device = std::to_string(pick[static_cast<size_t>(local) % pick.size()]);
+    }
+    return Context(options);
+}
+
+struct DistPlan::Impl {
+    const Context* context = nullptr;
+    MPI_Comm comm = MPI_COMM_NULL;  // a duplicate, owned
+    int me = 0, ranks = 1;
+    DistDesc desc;
+    DistOptions options;
+    Decomposition decomposition = Decomposition::slab;
+    Box in_box, out_box;
+    size_t real_bytes = 0, complex_bytes = 0;
+    MPI_Datatype real_type = MPI_DATATYPE_NULL, complex_type = MPI_DATATYPE_NULL;
+
+    std::vector<Layout> layouts;             // in forward order; layout 0 over the signal's grid for r2c
+    std::vector<Box> stage_out;              // this rank's box after stage s's transform (spectrum grid)
+    std::vector<std::optional<Plan>> plans;  // per stage; none where the rank's box is empty
+    std::optional<Plan> real_inverse;        // r2c: stage 0 backwards (c2r)
+    Reshape into_first;                      // in_box -> layout 0 (signal grid)
+    std::vector<Reshape> between;            // stage s's output -> layout s + 1 (spectrum grid)
+    Reshape onto_out;                        // the last layout -> out_box (spectrum grid)
+    mutable std::optional<Buffer> work[2];
+    uint64_t work_bytes = 0;
+    mutable std::vector<uint8_t> host_from, host_to, send, recv;
+    mutable DistTiming timing;
+
+    std::vector<const Reshape*> reshapes() const {
+        std::vector<const Reshape*> all = {&into_first, &onto_out};
+        for (const Reshape& r : between) all.push_back(&r);
+        return all;
+    }
+
+    ~Impl() {
+        int finalized = 0;
+        MPI_Finalized(&finalized);
+        if (finalized) return;  // MPI took its handles with it
+        if (real_type != MPI_DATATYPE_NULL) MPI_Type_free(&real_type);
+        if (complex_type != MPI_DATATYPE_NULL) MPI_Type_free(&complex_type);
+        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    }
+
+    // Moves this rank's data from `src` (holding r.from, or r.to when inverse) to `dst`.
+    void reshape(const Reshape& r, bool backward, const Buffer& src, Buffer& dst) const {
+        const Box& from = backward ? r.to : r.from;
+        const Box& to = backward ? r.from : r.to;
+        const std::vector<Box>& send_regions = backward ? r.recv : r.send;
+        const std::vector<Box>& recv_regions = backward ? r.send : r.recv;
+        const std::vector<int>& sc = backward ? r.recv_counts : r.send_counts;
+        const std::vector<int>& sd = backward ? r.recv_displs : r.send_displs;
+        const std::vector<int>& rc = backward ? r.send_counts : r.recv_counts;
+        const std::vector<int>& rd = backward ? r.send_displs : r.recv_displs;
+        const size_t e = r.element_bytes;
+        const double t0 = now();
+        agree(comm, attempt([&] {
+                  host_from.resize(from.count() * e);
+                  if (!host_from.empty()) src.download(host_from.data(), host_from.size());
+                  send.resize((backward ? r.recv_total : r.send_total) * e);
+                  for (int q = 0; q < ranks; ++q)
+                      copy_region(host_from.data(), from, send.data() + size_t(sd[q]) * e, send_regions[q],
+                                  send_regions[q], e);
+                  recv.resize((backward ? r.send_total : r.recv_total) * e);
+              }),
+              "DistPlan::execute");
+        const double t1 = now();
+        MPI_Alltoallv(send.data(), sc.data(), sd.data(), r.type, recv.data(), rc.data(), rd.data(), r.type,
+                      comm);
+        const double t2 = now();
+        agree(comm, attempt([&] {
+                  host_to.resize(to.count() * e);
+                  for (int q = 0; q < ranks; ++q)
+                      copy_region(recv.data() + size_t(rd[q]) * e, recv_regions[q], host_to.data(), to,
+                                  recv_regions[q], e);
+                  if (!host_to.empty()) dst.upload(host_to.data(), host_to.size());
+              }),
+              "DistPlan::execute");
+        const double t3 = now();
+        timing.staging += (t1 - t0) + (t3 - t2);
+        timing.alltoall += t2 - t1;
+    }
+};
+
+DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, const Box& in_box,
+                   std::optional<Box> out_box, const DistOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+    Impl& m = *impl_;
+    m.context = &context;
+    MPI_Comm_dup(comm, &m.comm);
+    MPI_Comm_rank(m.comm, &m.me);
+    MPI_Comm_size(m.comm, &m.ranks);
+    m.desc = desc;
+    m.options = options;
+
+    // Every rank's view of the problem, gathered before anything is checked, so that every rank
+    // reaches the same verdict from the same data and none is left waiting.
+    PlanRecord mine{};
+    mine.dims = static_cast<int32_t>(desc.shape.size());
+    mine.transform = static_cast<int32_t>(desc.transform);
+    mine.precision = static_cast<int32_t>(desc.precision);
+    mine.normalization = static_cast<int32_t>(desc.normalization);
+    mine.decomposition = static_cast<int32_t>(options.decomposition);
+    mine.output = static_cast<int32_t>(options.output);
+    mine.has_out = out_box.has_value();
+    for (size_t k = 0; k < std::min<size_t>(desc.shape.size(), kMaxDims); ++k) mine.shape[k] = desc.shape[k];
+    record_box(in_box, mine.in_low_size, mine.in_high_size, mine.in_low, mine.in_high);
+    if (out_box) record_box(*out_box, mine.out_low_size, mine.out_high_size, mine.out_low, mine.out_high);
+    std::vector<PlanRecord> all(m.ranks);
+    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, m.comm);
+
+    auto fail = [&](const std::string& why) { throw Error("DistPlan: " + why); };
+    const PlanRecord& first = all[0];
+    for (int r = 1; r < m.ranks; ++r) {
+        const PlanRecord& o = all[r];
+        const bool same = o.dims == first.dims && o.transform == first.transform &&
+                          o.precision == first.precision && o.normalization == first.normalization &&
+                          o.decomposition == first.decomposition && o.output == first.output &&
+                          o.has_out == first.has_out && std::equal(o.shape, o.shape + kMaxDims, first.shape);
+        if (!same) fail("rank " + std::to_string(r) + " disagrees with rank 0 on the problem or the options");
+    }
+    // Checks every rank makes alike (the desc and options are the same everywhere by now).
+    if (desc.shape.size() != 2 && desc.shape.size() != 3)
+        fail("a distributed grid has 2 or 3 axes, not " + std::to_string(desc.shape.size()));
+    for (uint64_t n : desc.shape)
+        if (n == 0) fail("the grid has an axis of extent 0");
+    if (desc.transform == Transform::c2r)
+        fail("Transform::c2r: an r2c plan runs both ways (inverse: irfftn)");
+    if (options.output == OutputLayout::transposed && mine.has_out)
+        fail("a transposed output lands in the plan's own boxes: leave out_box out");
+    const size_t dims = desc.shape.size();
+    const std::vector<uint64_t> signal = desc.shape, spectrum = desc.complex_shape();
+    std::vector<Box> in_boxes, out_boxes;
+    auto gather_boxes = [&](bool out, std::vector<Box>& boxes) {
+        for (int r = 0; r < m.ranks; ++r) {
+            const PlanRecord& o = all[r];
+            const std::optional<Box> b = out ? box_of(o.out_low_size, o.out_high_size, o.out_low, o.out_high)
+                                             : box_of(o.in_low_size, o.in_high_size, o.in_low, o.in_high);
+            if (!b || b->rank() != dims)
+                fail("rank " + std::to_string(r) + "'s " + (out ? "output" : "input") +
+                     " box does not have " + std::to_string(dims) + " lows and " + std::to_string(dims) +
+                     " highs");
+            boxes.push_back(*b);
+        }
+        if (std::string why = check_cover(boxes, out ? spectrum : signal, out ? "output" : "input");
+            !why.empty())
+            fail(why);
+    };
+    gather_boxes(false, in_boxes);
+    if (mine.has_out) gather_boxes(true, out_boxes);
+
+    // The decomposition, and its layouts.
+    m.decomposition = options.decomposition;
+    if (m.decomposition == Decomposition::automatic)
+        m.decomposition = dims == 2 || (uint64_t(m.ranks) <= signal[0] && uint64_t(m.ranks) <= signal[1])
+                              ? Decomposition::slab
+                              : Decomposition::pencil;
+    if (m.decomposition == Decomposition::pencil && dims != 3) fail("pencils need a 3D grid");
+    if (m.decomposition == Decomposition::slab) {
+        std::vector<int> rows(dims - 1);
+        std::iota(rows.begin(), rows.end(), 1);
+        m.layouts.push_back({slab_boxes(signal, m.ranks, 0), rows});
+        m.layouts.push_back({slab_boxes(spectrum, m.ranks, 1), {0}});
+    } else {
+        const std::array<int, 2> grid = process_grid(m.ranks);
+        m.layouts.push_back({pencil_boxes(signal, grid, 2), {2}});
+        m.layouts.push_back({pencil_boxes(spectrum, grid, 1), {1}});
+        m.layouts.push_back({pencil_boxes(spectrum, grid, 0), {0}});
+    }
+    // Layout 0's boxes hold all of the last axis, so on the spectrum grid they are the same boxes
+    // with that axis cut to its extent there.
+    std::vector<Box> first_out = m.layouts[0].boxes;
+    for (Box& b : first_out)
+        if (!b.empty()) b.high.back() = as_signed(spectrum.back());
+    if (options.output == OutputLayout::transposed) {
+        out_boxes = m.layouts.back().boxes;
+    } else if (!mine.has_out) {
+        // The default: each rank's input box, cut like layout 0's where the grids differ.
+        for (int r = 0; r < m.ranks; ++r) {
+            Box b = in_boxes[r];
+            if (spectrum.back() != signal.back() && !b.empty()) {
+                if (b.low.back() != 0 || uint64_t(b.high.back()) != signal.back())
+                    fail("rank " + std::to_string(r) + "'s input box " + b.str() +
+                         " does not hold all of the last axis: give the output boxes");
+                b.high.back() = as_signed(spectrum.back());
+            }
+            out_boxes.push_back(b);
+        }
+    }
+    m.in_box = in_boxes[m.me];
+    m.out_box = out_boxes[m.me];
+
+    m.real_bytes = real_bytes(desc.precision);
+    m.complex_bytes = complex_bytes(desc.precision);
+    MPI_Type_contiguous(static_cast<int>(m.real_bytes), MPI_BYTE, &m.real_type);
+    MPI_Type_commit(&m.real_type);
+    MPI_Type_contiguous(static_cast<int>(m.complex_bytes), MPI_BYTE, &m.complex_type);
+    MPI_Type_commit(&m.complex_type);
+    const bool real = desc.transform == Transform::r2c;
+    // The exchanges, the local transforms over the stage's axes of the rank's box (a packed
+    // C-order array), and the work buffers. Agreed like the boxes: a rank that cannot make its
+    // part fails them all.
+    const std::string why = attempt([&] {
+        m.into_first = make_reshape(in_boxes, m.layouts[0].boxes, m.me, real ? m.real_bytes : m.complex_bytes,
+                                    real ? m.real_type : m.complex_type);
+        for (size_t s = 0; s + 1 < m.layouts.size(); ++s)
+            m.between.push_back(make_reshape(s == 0 ? first_out : m.layouts[s].boxes, m.layouts[s + 1].boxes,
+                                             m.me, m.complex_bytes, m.complex_type));
+        m.onto_out = make_reshape(m.layouts.back().boxes, out_boxes, m.me, m.complex_bytes, m.complex_type);
+
+        for (size_t s = 0; s < m.layouts.size(); ++s) {
+            const Box& b = m.layouts[s].boxes[m.me];
+            m.stage_out.push_back(s == 0 ? first_out[m.me] : b);
+            if (b.empty()) {
+                m.plans.emplace_back();
+                continue;
+            }
+            auto local = [&](FftDesc d) {
+                return d.with_precision(desc.precision).with_normalization(desc.normalization);
+            };
+            const std::vector<int>& axes = m.layouts[s].axes;
+            if (s == 0 && real) {
+                m.plans.emplace_back(Plan(context, local(FftDesc::r2c_nd(b.shape(), axes)), options.local));
+                m.real_inverse.emplace(context, local(FftDesc::c2r_nd(b.shape(), axes)), options.local);
+            } else {
+                m.plans.emplace_back(Plan(context, local(FftDesc::nd(b.shape(), axes)), options.local));
+            }
+            m.work_bytes =
+                std::max({m.work_bytes, b.count() * (s == 0 && real ? m.real_bytes : m.complex_bytes),
+                          m.stage_out.back().count() * m.complex_bytes});
+        }
+        // (At least a word each: a rank whose boxes are all empty still passes them around.)
+        for (auto& w : m.work) w.emplace(context, std::max<uint64_t>(m.work_bytes, 16));
+        // The host side of the largest exchange, so that execute() allocates nothing there.
+        uint64_t most = 0;
+        for (const Reshape* r : m.reshapes())
+            most = std::max({most, r->from.count() * r->element_bytes, r->to.count() * r->element_bytes,
+                             r->send_total * r->element_bytes, r->recv_total * r->element_bytes});
+        for (auto* v : {&m.host_from, &m.host_to, &m.send, &m.recv}) v->reserve(most);
+    });
+    agree(m.comm, why, "DistPlan");
+}
+
+DistPlan::DistPlan(DistPlan&&) noexcept = default;
+DistPlan& DistPlan::operator=(DistPlan&&) noexcept = default;
+DistPlan::~DistPlan() = default;
+
+const DistDesc& DistPlan::desc() const { return impl_->desc; }
+Decomposition DistPlan::decomposition() const { return impl_->decomposition; }
+const Box& DistPlan::in_box() const { return impl_->in_box; }
+const Box& DistPlan::out_box() const { return impl_->out_box; }
+uint64_t DistPlan::in_bytes() const {
+    return impl_->in_box.count() *
+           (impl_->desc.transform == Transform::r2c ? impl_->real_bytes : impl_->complex_bytes);
+}
+uint64_t DistPlan::out_bytes() const { return impl_->out_box.count() * impl_->complex_bytes; }
+const DistTiming& DistPlan::last_timing() const { return impl_->timing; }
+
+void DistPlan::execute(const Buffer& in, Buffer& out, Direction direction) const {
+    const Impl& m = *impl_;
+    const bool forward = direction == Direction::forward;
+    const uint64_t need_in = forward ? in_bytes() : out_bytes(),
+                   need_out = forward ? out_bytes() : in_bytes();
+    // Every step is agreed (agree()), so that one rank's failure leaves none waiting.
+    std::string why;
+    if (in.size() < need_in)
+        why = "the input buffer holds " + std::to_string(in.size()) + " bytes of the " +
+              std::to_string(need_in) + " this rank's box needs";
+    else if (out.size() < need_out)
+        why = "the output buffer holds " + std::to_string(out.size()) + " bytes of the " +
+              std::to_string(need_out) + " this rank's box needs";
+    agree(m.comm, why, "DistPlan::execute");
+
+    m.timing = {};
+    const double start = now();
+    const size_t stages = m.layouts.size();
+    // The data's place: the caller's input first, then the work buffers in turn, never writing
+    // to `in` and ending in `out`.
+    const Buffer* at = &in;
+    int next = 0;
+    auto work = [&]() -> Buffer& { return *m.work[next ^= 1]; };
+    auto fft = [&](size_t s, Buffer& dst) {
+        const double t0 = now();
+        const std::optional<Plan>& plan = s == 0 && !forward && m.real_inverse ? m.real_inverse : m.plans[s];
+        agree(m.comm, attempt([&] {
+                  if (plan) plan->execute(*at, dst, direction);
+              }),
+              "DistPlan::execute");
+        m.timing.local_fft += now() - t0;
+        at = &dst;
+    };
+    auto move = [&](const Reshape& r, Buffer& dst) {
+        m.reshape(r, !forward, *at, dst);
+        at = &dst;
+    };
+    if (forward) {
+        if (m.into_first.moves) move(m.into_first, work());
+        for (size_t s = 0; s < stages; ++s) {
+            const bool last = s + 1 == stages;
+            fft(s, last && !m.onto_out.moves ? out : work());
+            if (!last && m.between[s].moves) move(m.between[s], work());
+        }
+        if (m.onto_out.moves) move(m.onto_out, out);
+    } else {
+        if (m.onto_out.moves) move(m.onto_out, work());
+        for (size_t s = stages; s-- > 0;) {
+            fft(s, s == 0 && !m.into_first.moves ? out : work());
+            if (s > 0 && m.between[s - 1].moves) move(m.between[s - 1], work());
+        }
+        if (m.into_first.moves) move(m.into_first, out);
+    }
+    m.timing.total = now() - start;
+}
+
+}  // namespace twiddle::dist
