@@ -2,7 +2,7 @@
 # One whole sweep on the GPU machine: twiddle and cuFFT on the same device in the same run.
 # Expects the binaries in .h200/ (twiddle, cufft_bench) and the Vulkan loader .debs in .gl/. Build
 # twiddle for that machine with -DCMAKE_BUILD_TYPE=Release -DTWIDDLE_BUILD_TESTS=OFF
-# -DTWIDDLE_SERVE=OFF, so that it needs no shared library but Vulkan's loader.
+# -DTWIDDLE_SERVE=OFF -DTWIDDLE_MPI=OFF, so that it needs no shared library but Vulkan's loader.
 # Usage (on the device machine, from the repository root): bench/h200-sweep.sh OUTDIR [bench args]
 # CASES=512,1024 restricts both libraries to those lengths (a short comparison in the same run);
 # SHAPES=256x256,64x64x64 adds arrays transformed over every axis (alone, they replace the sweep).

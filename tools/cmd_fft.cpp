@@ -2,12 +2,14 @@
 // over the axes that --axes lists; with --real, rfft / irfft and rfftn / irfftn.
 #include <algorithm>
 #include <complex>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "fft_mpi.hpp"
 #include "npy.hpp"
 #include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
@@ -26,6 +28,7 @@ struct FftArgs {
     uint64_t n = 0;  // --n: irfft's output length along the halved axis (0: 2 (m - 1))
     std::string norm = "backward";
     std::string strategy = "auto";
+    bool mpi = false;
 };
 
 // The axes a transform of `shape` takes: --axes (checked as numpy does), or the last axis.
@@ -230,9 +233,23 @@ void add_fft_command(CLI::App& app) {
                     "up to 65536 points (default: auto)")
         ->type_name("auto|portable|subgroups|dft")
         ->check(parsed_by(parse_strategy));
+    cmd->add_flag(
+        "--mpi", args->mpi,
+        "Run on the ranks of mpirun (mpirun -np P twiddle fft IN OUT --axes all --mpi): over every axis "
+        "of a 2D or 3D array, each rank with its own device; rank 0 reads IN and writes OUT");
     cmd->callback([args, axes] {
         args->has_axes = axes->count() > 0;
-        run_fft(*args);
+        if (!args->mpi) return run_fft(*args);
+        if (args->strategy != "auto") throw Error("--strategy does not apply to --mpi");
+        if (args->n && !(args->real && args->inverse))
+            throw Error("--n sets the output length of an inverse real transform: it needs --real --inverse");
+#ifdef TWIDDLE_CLI_MPI
+        const FftMpiArgs mpi{args->in,      args->out,  args->has_axes, args->axes,
+                             args->inverse, args->real, args->n,        args->norm};
+        if (const int status = run_fft_mpi(mpi); status != 0) std::exit(status);
+#else
+        throw Error("--mpi: this twiddle was built without MPI (install libopenmpi-dev and rebuild)");
+#endif
     });
 }
 

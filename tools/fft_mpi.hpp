@@ -1,0 +1,23 @@
+// twiddle fft --mpi (cmd_fft_mpi.cpp, in builds with MPI).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace twiddle::cli {
+
+struct FftMpiArgs {
+    std::string in, out;
+    bool has_axes = false;
+    std::string axes;
+    bool inverse = false;
+    bool real = false;
+    uint64_t n = 0;
+    std::string norm = "backward";
+};
+
+// Initializes MPI (if not yet), runs the transform on every rank of MPI_COMM_WORLD, finalizes
+// MPI. Returns the exit status; rank 0 has printed the one-line error where it is not 0.
+int run_fft_mpi(const FftMpiArgs& args);
+
+}  // namespace twiddle::cli
