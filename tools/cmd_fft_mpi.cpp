@@ -30,8 +30,7 @@ struct Problem {
     int32_t ok = 0;
     char error[512] = {};
     int32_t dims = 0;
-    uint64_t shape[3] = {};       // the signal's grid (reals for --real)
-    uint64_t file_shape[3] = {};  // IN's shape
+    uint64_t shape[3] = {};  // the signal's grid (reals for --real)
     int32_t real = 0, inverse = 0, f64 = 0;
     int32_t normalization = 0;
 };
@@ -95,7 +94,7 @@ Problem read_problem(const FftMpiArgs& args, std::vector<uint8_t>& data) {
                 "; twiddle fft transforms complex64 and complex128, and float32 and float64 with --real");
         p.f64 = array.dtype == npy::kComplex128;
     }
-    for (size_t k = 0; k < d; ++k) p.shape[k] = p.file_shape[k] = array.shape[k];
+    for (size_t k = 0; k < d; ++k) p.shape[k] = array.shape[k];
     data.resize(array.data.size());
     std::memcpy(data.data(), array.data.data(), array.data.size());
     if (args.real && args.inverse) {
@@ -201,28 +200,17 @@ int run_fft_mpi(const FftMpiArgs& args) {
         MPI_Gatherv(result.data(), counts[me], MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
                     0, comm);
         if (me == 0) {
-            if (p.real && inverse) {
-                if (p.f64)
-                    npy::write_npy_atomic(
-                        args.out, out_grid,
-                        std::span<const double>(reinterpret_cast<const double*>(all.data()),
-                                                (displs[ranks - 1] + counts[ranks - 1]) / 8));
-                else
-                    npy::write_npy_atomic(
-                        args.out, out_grid,
-                        std::span<const float>(reinterpret_cast<const float*>(all.data()),
-                                               (displs[ranks - 1] + counts[ranks - 1]) / 4));
-            } else if (p.f64) {
-                npy::write_npy_atomic(args.out, out_grid,
-                                      std::span<const std::complex<double>>(
-                                          reinterpret_cast<const std::complex<double>*>(all.data()),
-                                          (displs[ranks - 1] + counts[ranks - 1]) / 16));
-            } else {
-                npy::write_npy_atomic(args.out, out_grid,
-                                      std::span<const std::complex<float>>(
-                                          reinterpret_cast<const std::complex<float>*>(all.data()),
-                                          (displs[ranks - 1] + counts[ranks - 1]) / 8));
-            }
+            const size_t bytes = size_t(displs[ranks - 1]) + size_t(counts[ranks - 1]);
+            auto write = [&](auto element) {
+                using T = decltype(element);
+                npy::write_npy_atomic(
+                    args.out, out_grid,
+                    std::span<const T>(reinterpret_cast<const T*>(all.data()), bytes / sizeof(T)));
+            };
+            if (p.real && inverse)
+                p.f64 ? write(double{}) : write(float{});
+            else
+                p.f64 ? write(std::complex<double>{}) : write(std::complex<float>{});
         }
     } catch (const std::exception& e) {
         // One line, from rank 0 (every rank reached the same error), or from the rank that alone
