@@ -45,10 +45,13 @@ struct BenchArgs {
     // Plan creation time instead (bench_plan_time.cpp).
     bool plan_time = false;
     uint32_t plan_reps = 5;
+    // Distributed transforms on the ranks of mpirun instead (bench_mpi.cpp, builds with MPI).
+    bool mpi = false;
 };
 
 void run_compare(const BenchArgs& args);
 void run_plan_time(const BenchArgs& args);
+void run_bench_mpi(const BenchArgs& args);
 
 double median(std::vector<double> v);
 

@@ -438,6 +438,12 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--plan-reps", a->plan_reps,
                     "With --plan-time: plans timed per length and state (default 5)")
         ->check(CLI::Range(1, 1000));
+    cmd->add_flag(
+        "--mpi", a->mpi,
+        "Time distributed 3D (or 2D) transforms instead, on the ranks of mpirun (mpirun -np 2 twiddle "
+        "bench --mpi [--shapes 512x512x512] [--f64]): the slowest rank's time split into local "
+        "transforms, staging and MPI_Alltoallv, beside one device's time and the bound of the "
+        "measured host-staged all-to-all (default shapes 512^3 and 1024^3)");
     cmd->callback([a] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);
@@ -445,6 +451,13 @@ void add_bench_command(CLI::App& app) {
             args.total_log2 = std::min<uint32_t>(args.total_log2, 16);
             args.max_log2 = std::min<uint32_t>(args.max_log2, 12);
             args.reps = std::min<uint32_t>(args.reps, 5);
+        }
+        if (args.mpi) {
+#ifdef TWIDDLE_CLI_MPI
+            return run_bench_mpi(args);
+#else
+            throw Error("--mpi: this twiddle was built without MPI (install libopenmpi-dev and rebuild)");
+#endif
         }
         if (args.compare) return run_compare(args);
         if (args.plan_time) return run_plan_time(args);

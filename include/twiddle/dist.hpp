@@ -163,6 +163,9 @@ public:
     void execute(const Buffer& in, Buffer& out, Direction direction) const;
 
     const DistTiming& last_timing() const;
+    // The all-to-all exchanges one execute() makes (either direction): those of the plan's
+    // reshapes in which some rank's box changes.
+    size_t exchanges() const;
 
 private:
     struct Impl;

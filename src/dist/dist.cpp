@@ -563,6 +563,11 @@ uint64_t DistPlan::in_bytes() const {
 }
 uint64_t DistPlan::out_bytes() const { return impl_->out_box.count() * impl_->complex_bytes; }
 const DistTiming& DistPlan::last_timing() const { return impl_->timing; }
+size_t DistPlan::exchanges() const {
+    const std::vector<const Reshape*> all = impl_->reshapes();
+    return static_cast<size_t>(
+        std::count_if(all.begin(), all.end(), [](const Reshape* r) { return r->moves; }));
+}
 
 void DistPlan::execute(const Buffer& in, Buffer& out, Direction direction) const {
     const Impl& m = *impl_;

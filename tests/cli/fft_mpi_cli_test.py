@@ -1,4 +1,5 @@
-"""Runs `mpirun -np P twiddle fft IN OUT --axes all --mpi` and compares the results with numpy.fft.
+"""Runs `mpirun -np P twiddle fft IN OUT --axes all --mpi` and compares the results with numpy.fft; runs
+`mpirun -np P twiddle bench --mpi` on small shapes.
 
 Usage: python3 fft_mpi_cli_test.py PATH/TO/twiddle PATH/TO/mpiexec [unittest arguments]
 """
@@ -23,9 +24,9 @@ def random_complex(shape, seed, dtype):
 
 class MpiCliTest(cli_test_common.CliTest):
 
-    def mpi(self, ranks, *args):
+    def mpi(self, ranks, *args, command="fft"):
         command = [MPIEXEC, "-np", str(ranks), "--oversubscribe", "--allow-run-as-root",
-                   cli_test_common.TWIDDLE, "fft", *args, "--mpi"]
+                   cli_test_common.TWIDDLE, command, *args, "--mpi"]
         return subprocess.run(command, capture_output=True, text=True, timeout=300)
 
     def run_ok(self, ranks, *args):
@@ -74,6 +75,30 @@ class MpiCliTest(cli_test_common.CliTest):
             self.assertEqual(z.shape, want_back.shape)
             self.assertEqual(z.dtype, dtype)
             self.assertLessEqual(relative_error(z, want_back), TOLERANCE[dtype], (ranks, shape, "inverse"))
+
+    def test_bench(self):
+        out = self.path("bench.csv")
+        for ranks, f64 in ((2, False), (3, True)):
+            args = ["--shapes", "16x12x10,24x20", "--reps", "5", "--warmup", "0", "--out", out]
+            run = self.mpi(ranks, *args, *(["--f64"] if f64 else []), command="bench")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            table = [l.split() for l in run.stdout.splitlines()]
+            self.assertEqual(table[0][:2], ["shape", "ranks"])
+            self.assertEqual([row[0] for row in table[1:]], ["16x12x10", "24x20"])  # one row per shape, rank 0's
+            with open(out) as f:
+                rows = [l.strip().split(",") for l in f]
+            header = rows[0]
+            for row in rows[1:]:
+                record = dict(zip(header, row))
+                self.assertEqual(record["status"], "ok")
+                self.assertEqual(int(record["ranks"]), ranks)
+                self.assertEqual(record["decomposition"], "slab")
+                self.assertEqual(int(record["exchanges"]), 2)  # to slabs of axis 1 and back
+                parts = [float(record[k]) for k in ("local_fft_ms", "staging_ms", "alltoall_ms")]
+                self.assertTrue(all(p > 0 for p in parts), record)
+                self.assertLessEqual(max(parts), float(record["total_ms"]) * 1.01, record)
+                self.assertGreater(float(record["single_gpu_ms"]), 0)
+                self.assertLess(float(record["rel_l2"]), 1e-14 if f64 else 1e-6)
 
     def test_bad_input_fails_on_every_rank_and_writes_nothing(self):
         x_path, y_path = self.path("x.npy"), self.path("y.npy")
