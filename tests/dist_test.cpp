@@ -261,9 +261,12 @@ TEST_F(Dist, MatchesTheDirectSum) {
     const std::vector<uint64_t> shape = {3, 4, 5};
     const auto x = random_values<std::complex<double>>(product(shape), 3);
     const auto want = direct_dft(x, shape);
-    for (Decomposition d : {Decomposition::slab, Decomposition::pencil}) {
+    // Exchanges in 1, 2 and 5 chunks (more than some boxes' planes: empty chunks).
+    for (auto [d, chunks] :
+         {std::pair{Decomposition::slab, 1u}, {Decomposition::slab, 2u}, {Decomposition::pencil, 5u}}) {
         const DistPlan plan(device(), MPI_COMM_WORLD, DistDesc{.shape = shape, .precision = Precision::f64},
-                            pencil_boxes(shape, process_grid(P), 0)[me], std::nullopt, {.decomposition = d});
+                            pencil_boxes(shape, process_grid(P), 0)[me], std::nullopt,
+                            {.decomposition = d, .chunks = chunks});
         Buffer in(device(), std::max<uint64_t>(plan.in_bytes(), 16)),
             out(device(), std::max<uint64_t>(plan.out_bytes(), 16));
         const auto mine = cut(x, shape, plan.in_box());
@@ -271,7 +274,7 @@ TEST_F(Dist, MatchesTheDirectSum) {
         plan.execute(in, out, Direction::forward);
         std::vector<std::complex<double>> got(plan.out_box().count());
         if (!got.empty()) out.download(got.data(), plan.out_bytes());
-        EXPECT_LE(relative_l2(got, cut(want, shape, plan.out_box())), 1e-14) << to_string(d);
+        EXPECT_LE(relative_l2(got, cut(want, shape, plan.out_box())), 1e-14) << to_string(d) << " " << chunks;
     }
 }
 
@@ -404,6 +407,10 @@ TEST_F(Dist, BadOptionsFailOnEveryRank) {
     EXPECT_EQ(threw_on(DistDesc{.shape = cube}, slab_boxes(cube, P, 0)[me], std::nullopt,
                        {.decomposition = me == 1 ? Decomposition::pencil : Decomposition::slab}),
               P);
+    // Rank 0 cuts its exchanges into other chunks than the others.
+    EXPECT_EQ(threw_on(DistDesc{.shape = cube}, slab_boxes(cube, P, 0)[me], std::nullopt,
+                       {.chunks = me == 0 ? 2u : 4u}),
+              P);
     // A transposed output with output boxes; pencils of a 2D grid.
     EXPECT_EQ(threw_on(DistDesc{.shape = flat}, slab_boxes(flat, P, 0)[me], slab_boxes(flat, P, 0)[me],
                        {.output = OutputLayout::transposed}),
@@ -441,7 +448,8 @@ private:
 };
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
+    int provided = 0;  // DistPlan's worker thread copies while this thread calls MPI
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     ::testing::InitGoogleTest(&argc, argv);
     // Rank 0 prints the usual report, the others their failures; any rank's failure fails the run.
     if (const int rank = twiddle::dist::rank_of(); rank != 0) {

@@ -7,7 +7,8 @@
 // own boxes, slabs or pencils, along which every local transform has all of its points, with
 // MPI_Alltoallv through host memory, and runs the local transforms with twiddle's plans:
 //
-//   MPI_Init(&argc, &argv);
+//   int provided;  // only the calling thread makes MPI calls; a worker thread copies meanwhile
+//   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 //   twiddle::Context ctx = twiddle::dist::local_context(MPI_COMM_WORLD);
 //   twiddle::dist::DistDesc desc{.shape = {512, 512, 512}};
 //   auto boxes = twiddle::dist::slab_boxes(desc.shape, ranks, 0);
@@ -107,6 +108,10 @@ struct TWIDDLE_API DistDesc {
 struct DistOptions {
     Decomposition decomposition = Decomposition::automatic;
     OutputLayout output = OutputLayout::natural;
+    // Pieces each exchange moves in turn (every rank's box cut along its axis 0), so that one
+    // piece's MPI_Alltoallv overlaps the device copies and packing of its neighbours, which a
+    // worker thread does. 1: one piece, nothing overlapped.
+    uint32_t chunks = 4;
     Options local;  // for the local transforms' plans
 };
 
@@ -134,7 +139,7 @@ public:
     // Throws twiddle::Error on every rank, and hangs none, where any rank's boxes are outside
     // their grid or have other than the grid's number of axes, the boxes of all ranks do not
     // cover a grid exactly once, or ranks disagree on the desc, the decomposition, the output
-    // layout or whether they give out_box (options.local may differ: it only tunes a rank's
+    // layout, the chunks or whether they give out_box (options.local may differ: it only tunes a rank's
     // kernels); for grids of other than 2 or 3 axes, a zero extent, pencils of a 2D grid,
     // Transform::c2r (an r2c plan runs both ways), an out_box with OutputLayout::transposed, r2c
     // without out_box where an input box splits the last axis; and where any rank cannot plan

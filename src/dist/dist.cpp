@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -82,43 +83,51 @@ struct Layout {
     std::vector<int> axes;
 };
 
-// One reshape, from this rank's point of view: what it sends every rank and receives from it.
+// One reshape: every rank's box before and after (over the same grid), and this rank's index.
+// Run backwards (an inverse transform), the boxes swap roles.
 struct Reshape {
-    Box from, to;  // this rank's boxes
+    std::vector<Box> from, to;
+    int me = 0;
     size_t element_bytes = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;  // one element
-    std::vector<Box> send, recv;            // per rank: the region sent to it, received from it
-    std::vector<int> send_counts, send_displs, recv_counts, recv_displs;  // in elements
-    uint64_t send_total = 0, recv_total = 0;
-    bool moves = false;  // whether any rank's data changes place (collectively agreed)
+    bool moves = false;                     // whether any rank's box changes (every rank sees all)
 };
 
 Reshape make_reshape(const std::vector<Box>& from, const std::vector<Box>& to, int me, size_t element_bytes,
                      MPI_Datatype type) {
-    Reshape r;
-    r.from = from[me];
-    r.to = to[me];
-    r.element_bytes = element_bytes;
-    r.type = type;
-    const int ranks = static_cast<int>(from.size());
-    for (int q = 0; q < ranks; ++q) {
-        r.send.push_back(from[me].intersect(to[q]));
-        r.recv.push_back(from[q].intersect(to[me]));
-        r.send_displs.push_back(checked_count(r.send_total));
-        r.recv_displs.push_back(checked_count(r.recv_total));
-        r.send_counts.push_back(checked_count(r.send.back().count()));
-        r.recv_counts.push_back(checked_count(r.recv.back().count()));
-        r.send_total += r.send.back().count();
-        r.recv_total += r.recv.back().count();
-        if (!(from[q] == to[q])) r.moves = true;  // every rank sees every box: the same answer
-    }
+    Reshape r{from, to, me, element_bytes, type, false};
+    for (size_t q = 0; q < from.size(); ++q) r.moves = r.moves || !(from[q] == to[q]);
+    // Counts are ints: every rank's share must fit, whatever the chunking.
+    for (size_t q = 0; q < from.size(); ++q) checked_count(std::max(from[q].count(), to[q].count()));
     return r;
+}
+
+// Part c of `chunks` of `box` along its axis 0 (empty where the box has fewer planes).
+Box chunk_of(const Box& box, uint32_t c, uint32_t chunks) {
+    if (box.empty()) return box;
+    Box b = box;
+    const uint64_t planes = box.shape()[0];
+    b.low[0] = box.low[0] + as_signed(planes * c / chunks);
+    b.high[0] = box.low[0] + as_signed(planes * (c + 1) / chunks);
+    return b;
+}
+
+// The byte range `region` takes in `box`'s packed array where it is one run (it spans `box` on
+// every axis after its first): offset and length; else nullopt.
+std::optional<std::pair<uint64_t, uint64_t>> run_of(const Box& region, const Box& box, size_t element_bytes) {
+    if (region.empty()) return std::pair<uint64_t, uint64_t>{0, 0};
+    for (size_t k = 1; k < box.rank(); ++k)
+        if (region.low[k] != box.low[k] || region.high[k] != box.high[k]) return std::nullopt;
+    const uint64_t plane = box.count() / box.shape()[0];
+    return std::pair<uint64_t, uint64_t>{uint64_t(region.low[0] - box.low[0]) * plane * element_bytes,
+                                         region.count() * element_bytes};
 }
 
 // The fixed-size record each rank contributes to the plan's agreement check.
 struct PlanRecord {
     int32_t dims;
     int32_t transform, precision, normalization, decomposition, output;
+    uint32_t chunks;
     int32_t has_out;
     uint64_t shape[kMaxDims];
     int64_t in_low[kMaxDims], in_high[kMaxDims], out_low[kMaxDims], out_high[kMaxDims];
@@ -350,43 +359,104 @@ struct DistPlan::Impl {
         if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     }
 
-    // Moves this rank's data from `src` (holding r.from, or r.to when inverse) to `dst`.
+    // Moves this rank's data from `src` (its box of r.from, or of r.to when backward) to `dst`.
+    // The exchange runs in chunks (DistOptions::chunks, every rank's box cut alike along its axis
+    // 0): while MPI_Alltoallv moves chunk c, a worker thread unpacks and uploads chunk c - 1 and
+    // downloads and packs chunk c + 1, so that the device copies and the packing overlap the
+    // communication. Only this thread calls MPI; only the worker touches the device meanwhile.
     void reshape(const Reshape& r, bool backward, const Buffer& src, Buffer& dst) const {
-        const Box& from = backward ? r.to : r.from;
-        const Box& to = backward ? r.from : r.to;
-        const std::vector<Box>& send_regions = backward ? r.recv : r.send;
-        const std::vector<Box>& recv_regions = backward ? r.send : r.recv;
-        const std::vector<int>& sc = backward ? r.recv_counts : r.send_counts;
-        const std::vector<int>& sd = backward ? r.recv_displs : r.send_displs;
-        const std::vector<int>& rc = backward ? r.send_counts : r.recv_counts;
-        const std::vector<int>& rd = backward ? r.send_displs : r.recv_displs;
+        const std::vector<Box>& from = backward ? r.to : r.from;
+        const std::vector<Box>& to = backward ? r.from : r.to;
+        const Box &mine_from = from[r.me], &mine_to = to[r.me];
         const size_t e = r.element_bytes;
-        const double t0 = now();
+        const uint32_t chunks = std::max<uint32_t>(options.chunks, 1);
+        // Per chunk and rank: the regions sent and received, their counts and displacements (in
+        // elements, from the chunk's start in the send and receive buffers).
+        struct Chunk {
+            std::vector<Box> send, recv;
+            std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+            uint64_t send_at = 0, recv_at = 0;  // the chunk's start in send and recv (elements)
+        };
+        std::vector<Chunk> plan(chunks);
+        uint64_t send_total = 0, recv_total = 0;
+        for (uint32_t c = 0; c < chunks; ++c) {
+            Chunk& k = plan[c];
+            k.send_at = send_total;
+            k.recv_at = recv_total;
+            uint64_t s = 0, v = 0;
+            for (int q = 0; q < ranks; ++q) {
+                k.send.push_back(chunk_of(mine_from, c, chunks).intersect(to[q]));
+                k.recv.push_back(chunk_of(from[q], c, chunks).intersect(mine_to));
+                k.send_displs.push_back(static_cast<int>(s));
+                k.recv_displs.push_back(static_cast<int>(v));
+                k.send_counts.push_back(static_cast<int>(k.send.back().count()));
+                k.recv_counts.push_back(static_cast<int>(k.recv.back().count()));
+                s += k.send.back().count();
+                v += k.recv.back().count();
+            }
+            send_total += s;
+            recv_total += v;
+        }
+        host_from.resize(mine_from.count() * e);
+        host_to.resize(mine_to.count() * e);
+        send.resize(send_total * e);
+        recv.resize(recv_total * e);
+
+        double busy = 0;            // the worker's seconds of copies and packing
+        bool whole_upload = false;  // a received region was not one run of dst: upload all at the end
+        auto timed = [&](auto&& step) {
+            const double t = now();
+            step();
+            busy += now() - t;
+        };
+        auto fetch = [&](uint32_t c) {  // download chunk c of the box and pack it per rank
+            const Box part = chunk_of(mine_from, c, chunks);
+            const auto run = run_of(part, mine_from, e);  // chunks along axis 0 are runs
+            if (run->second) src.download(host_from.data() + run->first, run->second, run->first);
+            for (int q = 0; q < ranks; ++q)
+                copy_region(host_from.data(), mine_from,
+                            send.data() + (plan[c].send_at + plan[c].send_displs[q]) * e, plan[c].send[q],
+                            plan[c].send[q], e);
+        };
+        auto store = [&](uint32_t c) {  // unpack chunk c into the new box and upload its runs
+            for (int q = 0; q < ranks; ++q) {
+                const Box& region = plan[c].recv[q];
+                copy_region(recv.data() + (plan[c].recv_at + plan[c].recv_displs[q]) * e, region,
+                            host_to.data(), mine_to, region, e);
+                const auto run = run_of(region, mine_to, e);
+                if (!run)
+                    whole_upload = true;
+                else if (run->second && !whole_upload)
+                    dst.upload(host_to.data() + run->first, run->second, run->first);
+            }
+        };
+        double in_mpi = 0;
+        agree(comm, attempt([&] { timed([&] { fetch(0); }); }), "DistPlan::execute");
+        for (uint32_t c = 0; c < chunks; ++c) {
+            std::future<std::string> worker = std::async(std::launch::async, [&, c] {
+                return attempt([&] {
+                    timed([&] {
+                        if (c > 0) store(c - 1);
+                        if (c + 1 < chunks) fetch(c + 1);
+                    });
+                });
+            });
+            const double t = now();
+            MPI_Alltoallv(send.data() + plan[c].send_at * e, plan[c].send_counts.data(),
+                          plan[c].send_displs.data(), r.type, recv.data() + plan[c].recv_at * e,
+                          plan[c].recv_counts.data(), plan[c].recv_displs.data(), r.type, comm);
+            in_mpi += now() - t;
+            agree(comm, worker.get(), "DistPlan::execute");
+        }
         agree(comm, attempt([&] {
-                  host_from.resize(from.count() * e);
-                  if (!host_from.empty()) src.download(host_from.data(), host_from.size());
-                  send.resize((backward ? r.recv_total : r.send_total) * e);
-                  for (int q = 0; q < ranks; ++q)
-                      copy_region(host_from.data(), from, send.data() + size_t(sd[q]) * e, send_regions[q],
-                                  send_regions[q], e);
-                  recv.resize((backward ? r.send_total : r.recv_total) * e);
+                  timed([&] {
+                      store(chunks - 1);
+                      if (whole_upload && !host_to.empty()) dst.upload(host_to.data(), host_to.size());
+                  });
               }),
               "DistPlan::execute");
-        const double t1 = now();
-        MPI_Alltoallv(send.data(), sc.data(), sd.data(), r.type, recv.data(), rc.data(), rd.data(), r.type,
-                      comm);
-        const double t2 = now();
-        agree(comm, attempt([&] {
-                  host_to.resize(to.count() * e);
-                  for (int q = 0; q < ranks; ++q)
-                      copy_region(recv.data() + size_t(rd[q]) * e, recv_regions[q], host_to.data(), to,
-                                  recv_regions[q], e);
-                  if (!host_to.empty()) dst.upload(host_to.data(), host_to.size());
-              }),
-              "DistPlan::execute");
-        const double t3 = now();
-        timing.staging += (t1 - t0) + (t3 - t2);
-        timing.alltoall += t2 - t1;
+        timing.staging += busy;
+        timing.alltoall += in_mpi;
     }
 };
 
@@ -410,6 +480,7 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
     mine.normalization = static_cast<int32_t>(desc.normalization);
     mine.decomposition = static_cast<int32_t>(options.decomposition);
     mine.output = static_cast<int32_t>(options.output);
+    mine.chunks = options.chunks;
     mine.has_out = out_box.has_value();
     for (size_t k = 0; k < std::min<size_t>(desc.shape.size(), kMaxDims); ++k) mine.shape[k] = desc.shape[k];
     record_box(in_box, mine.in_low_size, mine.in_high_size, mine.in_low, mine.in_high);
@@ -424,7 +495,8 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
         const bool same = o.dims == first.dims && o.transform == first.transform &&
                           o.precision == first.precision && o.normalization == first.normalization &&
                           o.decomposition == first.decomposition && o.output == first.output &&
-                          o.has_out == first.has_out && std::equal(o.shape, o.shape + kMaxDims, first.shape);
+                          o.chunks == first.chunks && o.has_out == first.has_out &&
+                          std::equal(o.shape, o.shape + kMaxDims, first.shape);
         if (!same) fail("rank " + std::to_string(r) + " disagrees with rank 0 on the problem or the options");
     }
     // Checks every rank makes alike (the desc and options are the same everywhere by now).
@@ -542,8 +614,8 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
         // The host side of the largest exchange, so that execute() allocates nothing there.
         uint64_t most = 0;
         for (const Reshape* r : m.reshapes())
-            most = std::max({most, r->from.count() * r->element_bytes, r->to.count() * r->element_bytes,
-                             r->send_total * r->element_bytes, r->recv_total * r->element_bytes});
+            most = std::max(
+                {most, r->from[m.me].count() * r->element_bytes, r->to[m.me].count() * r->element_bytes});
         for (auto* v : {&m.host_from, &m.host_to, &m.send, &m.recv}) v->reserve(most);
     });
     agree(m.comm, why, "DistPlan");
