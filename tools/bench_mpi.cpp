@@ -13,6 +13,7 @@
 #include <random>
 
 #include "bench.hpp"
+#include "fft_mpi.hpp"
 #include "shape_args.hpp"
 #include "twiddle/dist.hpp"
 
@@ -147,11 +148,7 @@ MpiRow run_shape(MPI_Comm comm, const Context& ctx, const std::vector<uint64_t>&
 }  // namespace
 
 void run_bench_mpi(const BenchArgs& args) {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    // Funneled: DistPlan's worker thread copies to and from the device while this one calls MPI.
-    int provided = 0;
-    if (!initialized) MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    init_mpi();
     const MPI_Comm comm = MPI_COMM_WORLD;
     int me = 0;
     MPI_Comm_rank(comm, &me);

@@ -117,12 +117,15 @@ Problem read_problem(const FftMpiArgs& args, std::vector<uint8_t>& data) {
 
 }  // namespace
 
-int run_fft_mpi(const FftMpiArgs& args) {
+void init_mpi() {
     int initialized = 0;
     MPI_Initialized(&initialized);
-    // Funneled: DistPlan's worker thread copies to and from the device while this one calls MPI.
     int provided = 0;
     if (!initialized) MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+}
+
+int run_fft_mpi(const FftMpiArgs& args) {
+    init_mpi();
     const MPI_Comm comm = MPI_COMM_WORLD;
     const int me = rank_of(comm);
     int ranks = 1;

@@ -1,4 +1,4 @@
-// twiddle fft --mpi (cmd_fft_mpi.cpp, in builds with MPI).
+// twiddle fft --mpi and bench --mpi (cmd_fft_mpi.cpp, bench_mpi.cpp; in builds with MPI).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,11 @@ struct FftMpiArgs {
     std::string norm = "backward";
 };
 
-// Initializes MPI (if not yet), runs the transform on every rank of MPI_COMM_WORLD, finalizes
+// Initializes MPI if it is not yet, at MPI_THREAD_FUNNELED: DistPlan's worker thread copies to and
+// from the device while the calling thread makes the MPI calls.
+void init_mpi();
+
+// Initializes MPI (init_mpi), runs the transform on every rank of MPI_COMM_WORLD, finalizes
 // MPI. Returns the exit status; rank 0 has printed the one-line error where it is not 0.
 int run_fft_mpi(const FftMpiArgs& args);
 

@@ -322,7 +322,6 @@ Context local_context(MPI_Comm comm, ContextOptions options) {
 }
 
 struct DistPlan::Impl {
-    const Context* context = nullptr;
     MPI_Comm comm = MPI_COMM_NULL;  // a duplicate, owned
     int me = 0, ranks = 1;
     DistDesc desc;
@@ -333,7 +332,6 @@ struct DistPlan::Impl {
     MPI_Datatype real_type = MPI_DATATYPE_NULL, complex_type = MPI_DATATYPE_NULL;
 
     std::vector<Layout> layouts;             // in forward order; layout 0 over the signal's grid for r2c
-    std::vector<Box> stage_out;              // this rank's box after stage s's transform (spectrum grid)
     std::vector<std::optional<Plan>> plans;  // per stage; none where the rank's box is empty
     std::optional<Plan> real_inverse;        // r2c: stage 0 backwards (c2r)
     Reshape into_first;                      // in_box -> layout 0 (signal grid)
@@ -464,7 +462,6 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
                    std::optional<Box> out_box, const DistOptions& options)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
-    m.context = &context;
     MPI_Comm_dup(comm, &m.comm);
     MPI_Comm_rank(m.comm, &m.me);
     MPI_Comm_size(m.comm, &m.ranks);
@@ -590,7 +587,6 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
 
         for (size_t s = 0; s < m.layouts.size(); ++s) {
             const Box& b = m.layouts[s].boxes[m.me];
-            m.stage_out.push_back(s == 0 ? first_out[m.me] : b);
             if (b.empty()) {
                 m.plans.emplace_back();
                 continue;
@@ -607,7 +603,7 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
             }
             m.work_bytes =
                 std::max({m.work_bytes, b.count() * (s == 0 && real ? m.real_bytes : m.complex_bytes),
-                          m.stage_out.back().count() * m.complex_bytes});
+                          (s == 0 ? first_out[m.me] : b).count() * m.complex_bytes});
         }
         // (At least a word each: a rank whose boxes are all empty still passes them around.)
         for (auto& w : m.work) w.emplace(context, std::max<uint64_t>(m.work_bytes, 16));
