@@ -126,6 +126,22 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     EXPECT_FALSE(one.passes[0].kernel.prefetch);
 }
 
+TEST(Planner, LoopingKernelsHoldTheirStageTwiddlesWhereRegistersAllow) {
+    auto held = [](uint64_t n, Precision p = Precision::f32) {
+        const LogicalPlan lp = plan(FftDesc(n, (1u << 26) / n).with_precision(p), h200_caps());
+        EXPECT_EQ(lp.passes.size(), 1u) << n;
+        return lp.passes[0].kernel.prefetch && lp.passes[0].kernel.twiddles_in_registers;
+    };
+    EXPECT_TRUE(held(1000));   // two twiddled stages of ten points: 76 words
+    EXPECT_TRUE(held(8192));   // all of the shared memory: one workgroup per multiprocessor anyway
+    EXPECT_FALSE(held(100));   // one twiddled stage
+    EXPECT_FALSE(held(2048));  // 124 words
+    EXPECT_FALSE(held(4096));
+    EXPECT_FALSE(held(1000, Precision::f64));  // 152 words
+    // Not without looping.
+    EXPECT_FALSE(plan(FftDesc(1000, 64), h200_caps()).passes[0].kernel.twiddles_in_registers);
+}
+
 TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
     struct Want {
         uint64_t n;

@@ -156,6 +156,17 @@ TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
     check(FftDesc(12, 2001), Options{.tiles_per_workgroup = 3}, 11);
     check(FftDesc(4095, 5), Options{.tiles_per_workgroup = 2}, 12);
     check(FftDesc(10000, 9), Options{.tiles_per_workgroup = 3}, 13);
+    // Stage twiddles held in registers across the tiles (PassKernel::twiddles_in_registers):
+    // uniform with one butterfly per stage (1000 = 10 x 10 x 10) and with several (216), not
+    // uniform (297 = 3 x 9 x 11), Rader's two transforms of 250 points (251), and spans that are
+    // powers of two (512 = 8 x 8 x 8).
+    for (const uint64_t n : {1000u, 216u, 297u, 251u, 512u}) {
+        const Options looping{.max_radix = n == 512 ? 8u : 0u, .tiles_per_workgroup = 3};
+        const LogicalPlan p = plan(FftDesc(n, 301), testing::device().caps(), looping);
+        ASSERT_EQ(p.passes.size(), 1u) << n;
+        EXPECT_TRUE(p.passes[0].kernel.twiddles_in_registers) << n;
+        check(FftDesc(n, 301), looping, 14 + uint32_t(n));
+    }
 }
 
 // Exchanges within subgroups, and their fallback: with the device's real subgroup size (8 on

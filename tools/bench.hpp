@@ -28,6 +28,7 @@ struct BenchArgs {
     bool f64 = false;
     bool real = false;  // r2c (numpy rfftn over every axis) instead of complex transforms
     bool kernel_stats = false;
+    bool pass_times = false;            // also time each pass of multi-pass plans
     std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
     Options options;
     std::string strategy = "auto";

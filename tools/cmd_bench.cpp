@@ -48,14 +48,24 @@ struct Row {
     uint64_t n = 0, batch = 0;
     size_t passes = 0;
     double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
-    std::string status;  // "ok", or why the case was not timed
+    std::vector<double> pass_ms;  // with --pass-times and several passes: each pass's share of ms
+    std::string status;           // "ok", or why the case was not timed
 };
 
-// One case in precision T (float or double): `batch` arrays of `shape`, one after another,
-// each transformed over all of its axes (complex to complex, or with --real real to half
-// spectrum). GB/s counts the bytes of the input and of the output once.
-// One case on twiddle's plan, gated on its accuracy against the long-double reference, then
-// timed. GB/s counts the bytes of the input and of the output once.
+// Per-pass milliseconds as "0.2701;0.2830" (empty for none).
+std::string pass_list(const std::vector<double>& ms) {
+    std::string out;
+    char buf[32];
+    for (double m : ms) {
+        std::snprintf(buf, sizeof buf, "%s%.4f", out.empty() ? "" : ";", m);
+        out += buf;
+    }
+    return out;
+}
+
+// One case (`batch` arrays of `shape`, each transformed over all of its axes: complex to complex,
+// or with --real real to half spectrum) on twiddle's plan, gated on its accuracy against the
+// long-double reference, then timed. GB/s counts the bytes of the input and of the output once.
 Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const BenchArgs& a, double copy) {
     Row row;
     row.shape = c.shape;
@@ -84,6 +94,7 @@ Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const Benc
     row.ms = peer.time_ms(a.reps, a.warm_up);
     row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
     row.copy_fraction = row.gbps / copy;
+    if (a.pass_times && row.passes > 1) row.pass_ms = peer.pass_times_ms(a.reps, a.warm_up);
     row.status = "ok";
     return row;
 }
@@ -303,8 +314,8 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                    double copy) {
     nlohmann::json cases = nlohmann::json::array();
     std::ostringstream f;
-    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape\n";
-    f << "copy,0,0,0,0," << copy << ",1,0,ok,-\n";
+    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape,pass_ms\n";
+    f << "copy,0,0,0,0," << copy << ",1,0,ok,-,\n";
     for (const Row& r : rows) {
         cases.push_back({{"shape", shape_name(r.shape)},
                          {"n", r.n},
@@ -314,10 +325,11 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                          {"gbps", r.gbps},
                          {"copy_fraction", r.copy_fraction},
                          {"rel_l2", r.rel_l2},
-                         {"status", r.status}});
+                         {"status", r.status},
+                         {"pass_ms", r.pass_ms}});
         f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
           << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "," << shape_name(r.shape)
-          << "\n";
+          << "," << pass_list(r.pass_ms) << "\n";
     }
     write_results_file(path, caps, copy, std::move(cases), f.str());
 }
@@ -377,6 +389,9 @@ void add_bench_command(CLI::App& app) {
                   "counting the reals read and the half spectrum written");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
+    cmd->add_flag("--pass-times", a->pass_times,
+                  "Also time each pass of multi-pass plans (the first p passes less the first p - 1, "
+                  "medians): shows which pass the time goes to");
     cmd->add_option("--copy-shared", a->copy_shared,
                     "Also time the copy with each workgroup holding this many bytes of shared memory "
                     "(a list): shows how shared memory limits resident workgroups")
@@ -567,9 +582,10 @@ void add_bench_command(CLI::App& app) {
         std::printf("%12s %10s %6s %10s %10s %6s %10s  %s\n", "N", "batch", "passes", "ms", "GB/s", "copy",
                     "rel_l2", "status");
         for (const Row& r : rows)
-            std::printf("%12s %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s\n", shape_name(r.shape).c_str(),
-                        static_cast<unsigned long long>(r.batch), r.passes, r.ms, r.gbps,
-                        100 * r.copy_fraction, r.rel_l2, r.status.c_str());
+            std::printf("%12s %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s%s%s\n",
+                        shape_name(r.shape).c_str(), static_cast<unsigned long long>(r.batch), r.passes, r.ms,
+                        r.gbps, 100 * r.copy_fraction, r.rel_l2, r.status.c_str(),
+                        r.pass_ms.empty() ? "" : "  passes ms ", pass_list(r.pass_ms).c_str());
         check_validation(ctx);
         if (!args.out.empty()) write_results(args.out, rows, ctx.caps(), copy);
         const bool failed = std::any_of(rows.begin(), rows.end(),

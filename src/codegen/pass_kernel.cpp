@@ -759,6 +759,12 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.close();
     };
 
+    // PassKernel::twiddles_in_registers: stage s's factor m of butterfly group g, read once.
+    if (k.twiddles_in_registers && (!k.prefetch || shuffles || lanes))
+        throw std::logic_error("pass kernel: twiddles in registers need prefetch and no lane exchanges");
+    auto held_twiddle = [](size_t s, uint32_t g, uint32_t m) {
+        return "tws" + std::to_string(s) + "_" + std::to_string(g) + "_" + std::to_string(m);
+    };
     // Registers: v (the points being transformed), g (a staged tile's elements), n (the next
     // tile's, when prefetching).
     const char* fetched = tile_fetch ? "g" : "v";
@@ -783,6 +789,19 @@ std::string generate_pass_kernel(const PassKernel& k) {
         w.open("if (tile < tiles)");
         emit_fetch("tile", "n");
         w.close();
+        if (k.twiddles_in_registers)
+            for (size_t s = 0; s < k.stages.size(); ++s) {
+                const Stage& st = k.stages[s];
+                if (st.span == 1) continue;
+                for (uint32_t g = 0; g < k.groups(st.radix); ++g) {
+                    const std::string j =
+                        "((i + " + u(g * TPC) + ")" +
+                        (std::has_single_bit(st.span) ? " & " + u(st.span - 1) : " % " + u(st.span)) + ")";
+                    for (uint32_t m = 1; m < st.radix; ++m)
+                        w.line(C + " " + held_twiddle(s, g, m) + " = tw[" +
+                               u(st.twiddle_offset + (m - 1) * st.span) + " + " + j + "];");
+                }
+            }
         w.open("for (; tile < tiles; tile += stride)");
         for (uint32_t r = 0; r < fetched_count; ++r)
             w.line(numbered(fetched, r) + " = " + numbered("n", r) + ";");
@@ -1081,8 +1100,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
                 for (uint32_t m = 0; m < r; ++m) regs.push_back(v[m * groups + g]);
                 if (ns > 1)
                     for (uint32_t m = 1; m < r; ++m)
-                        w.line(regs[m] + " = cmul(" + regs[m] + ", tw[" +
-                               u(st.twiddle_offset + (m - 1) * ns) + " + " + j + "]);");
+                        w.line(regs[m] + " = cmul(" + regs[m] + ", " +
+                               (k.twiddles_in_registers
+                                    ? held_twiddle(s, g, m)
+                                    : "tw[" + u(st.twiddle_offset + (m - 1) * ns) + " + " + j + "]") +
+                               ");");
                 const auto res = emit_dft(w, regs, k.precision, temps);
                 if (complete) {
                     // ns * r == R: output m of butterfly q lands at q + m * ns (slot(r, g + m * groups)).

@@ -75,6 +75,11 @@ constexpr uint32_t kTilesPerWorkgroupOnePass = 4;
 // over more (H200, 8192 points: 8 tiles 3259 GB/s, 4 tiles 3161-3167 in the same run).
 constexpr uint32_t kTilesPerWorkgroupFullShared = 8;
 constexpr uint32_t kTilesPerWorkgroupMultiPass = 8;
+// Strided transforms taken side by side (PassKernel::vectorized) in tiles of less than 128 bytes
+// per row loop over 2 (H200, the strided pass of 1024^2 f32, 8 columns: 0.569-0.576 ms for the
+// 2D transform against 0.604-0.608 with 4; 512^2, 16 columns, lost: 0.564-0.574 against 0.553).
+constexpr uint32_t kTilesPerWorkgroupNarrowStrided = 2;
+constexpr uint32_t kWideStridedRowBytes = 128;
 constexpr uint64_t kMinLoopingTiles = 4096;
 // Looping holds two tiles in registers: the one being transformed and the next. Beyond this many
 // bytes per tile that spills (H200, 16384 f32 points in one pass: 128 registers per invocation
@@ -825,8 +830,12 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
             if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
         if (span > 1) table.pass_tables(k);
 
+        const bool narrow_strided =
+            vectorized && radices.size() == 1 &&
+            uint64_t(k.columns_per_workgroup) * complex_bytes(precision) < kWideStridedRowBytes;
         out.push_back(make_pass(k, layout.batch, dim,
                                 radices.size() > 1  ? kTilesPerWorkgroupMultiPass
+                                : narrow_strided    ? kTilesPerWorkgroupNarrowStrided
                                 : choice.all_shared ? kTilesPerWorkgroupFullShared
                                                     : kTilesPerWorkgroupOnePass,
                                 options));
@@ -1164,6 +1173,33 @@ void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& op
                 k.shared_bytes += flag_bytes;
             }
     }
+}
+
+// Whether a looping kernel holds its stage twiddles in registers (PassKernel::
+// twiddles_in_registers): kernels of two twiddled stages or more, which read about two twiddles
+// per point of each tile, where the points of two tiles and the twiddles fit in
+// kHeldTwiddleWords 32-bit registers, or in kHeldTwiddleWordsFullShared for a kernel that takes
+// more than half of the shared memory (one workgroup per multiprocessor whatever its registers).
+// H200, f32, 2^26 values: 1000 (10 x 10 x 10, 76 words) 3450-3508 -> 3714-3772 GB/s; 8192 (all of
+// the shared memory, 252 words) 3394-3421 -> 3743. Not beyond: 2048 and 4096 (124 words, then
+// 148-154 registers, too many for two workgroups of 256 per multiprocessor) lost 10%, the strided
+// pass of 1024^2 (190 words) 1.5%. One twiddled stage (100 = 10 x 10) gained nothing.
+constexpr uint32_t kHeldTwiddleWords = 96;
+constexpr uint32_t kHeldTwiddleWordsFullShared = 255;
+bool holds_twiddles(const PassKernel& k, const DeviceCaps& caps) {
+    if (!k.prefetch || k.kind != KernelKind::stockham || !k.lane_swaps.empty() || k.split_lanes ||
+        !k.points_contiguous)
+        return false;
+    uint32_t twiddles = 0, stages = 0;
+    for (const Stage& st : k.stages)
+        if (st.span > 1) {
+            twiddles += k.groups(st.radix) * (st.radix - 1);
+            ++stages;
+        }
+    // Two words per complex value in f32, four in f64: the registers of two tiles, and the twiddles.
+    const uint32_t words = (4 * k.points_per_thread + 2 * twiddles) * (k.precision == Precision::f64 ? 2 : 1);
+    const bool all_shared = k.shared_bytes > caps.max_shared_memory_bytes / 2;
+    return stages >= 2 && words <= (all_shared ? kHeldTwiddleWordsFullShared : kHeldTwiddleWords);
 }
 
 }  // namespace
@@ -1878,6 +1914,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& req
                                    " bytes of scratch, over the device's maxStorageBufferRange of " +
                                    std::to_string(caps.max_storage_buffer_range));
     assign_lane_swaps(out, caps, options);
+    for (Pass& p : out.passes) p.kernel.twiddles_in_registers = holds_twiddles(p.kernel, caps);
     out.twiddles = table.take();
     out.spectra = table.take_spectra();
     return out;

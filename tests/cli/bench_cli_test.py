@@ -141,6 +141,22 @@ class Bench(cli_test_common.CliTest):
         self.check_results(results, "r2c 256")
         self.check_charts(plot)
 
+    def test_pass_times_csv(self):
+        # 8192 takes two passes on every device's default plan here (--max-pass-length 64); 16x16
+        # two passes (one per dim); 64 one pass, which reports no pass times.
+        out = self.path("passes.csv")
+        self.run_ok("--n", "8192,64", "--shapes", "16x16", "--max-pass-length", "64", "--total", "14",
+                    "--reps", "5", "--warmup", "0", "--pass-times", "--out", out)
+        with open(out) as f:
+            rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
+        self.assertEqual([r["shape"] for r in rows], ["8192", "64", "16x16"])
+        for r in rows:
+            self.assertEqual(r["status"], "ok", r)
+            passes = int(r["passes"])
+            times = [float(t) for t in r["pass_ms"].split(";")] if r["pass_ms"] else []
+            self.assertEqual(len(times), passes if passes > 1 else 0, r)
+        self.assertGreater(int(rows[0]["passes"]), 1, rows[0])
+
     def test_plan_time(self):
         out = self.path("plan.csv")
         run = self.run_ok("--plan-time", "--n", "64,1000", "--plan-reps", "2", "--total", "14", "--out", out)

@@ -43,4 +43,17 @@ double TwiddlePeer::time_ms(uint32_t reps, double warm_up) {
     return time_median(ctx_, reps, warm_up, [&](VkCommandBuffer cmd) { record(cmd); });
 }
 
+std::vector<double> TwiddlePeer::pass_times_ms(uint32_t reps, double warm_up) {
+    std::vector<double> times;
+    double before = 0;
+    for (size_t p = 1; p <= plan_->passes(); ++p) {
+        const double ms = time_median(ctx_, reps, warm_up, [&](VkCommandBuffer cmd) {
+            (void)plan_->record_first_passes(cmd, in_, out_, scratch_, Direction::forward, p);
+        });
+        times.push_back(ms - before);
+        before = ms;
+    }
+    return times;
+}
+
 }  // namespace twiddle::cli
