@@ -1180,7 +1180,7 @@ void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& op
 // per point of each tile, where the points of two tiles and the twiddles fit in
 // kHeldTwiddleWords 32-bit registers, or in kHeldTwiddleWordsFullShared for a kernel that takes
 // more than half of the shared memory (one workgroup per multiprocessor whatever its registers).
-// H200, f32, 2^26 values: 1000 (10 x 10 x 10, 76 words) 3450-3508 -> 3714-3772 GB/s; 8192 (all of
+// H200, f32, 2^26 values: 1000 (10 x 10 x 10, 76 words) 3450-3508 -> 3667-3781 GB/s; 8192 (all of
 // the shared memory, 252 words) 3394-3421 -> 3743. Not beyond: 2048 and 4096 (124 words, then
 // 148-154 registers, too many for two workgroups of 256 per multiprocessor) lost 10%, the strided
 // pass of 1024^2 (190 words) 1.5%. One twiddled stage (100 = 10 x 10) gained nothing.
