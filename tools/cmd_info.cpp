@@ -89,6 +89,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"tiles", pass.tiles},
                           {"workgroups", pass.workgroups},
                           {"prefetch", k.prefetch},
+                          {"twiddles_in_registers", k.twiddles_in_registers},
                           {"shared_bytes", k.shared_bytes},
                           {"exchange_rounds", k.exchange_rounds},
                           {"subgroup_exchanges", k.subgroup_exchanges},

@@ -350,6 +350,14 @@ class Info(CliTest):
         self.assertEqual({p["dim"] for p in plan["passes"]}, {0})
         self.assertEqual({p["algorithm"] for p in plan["passes"]}, {"fft"})
 
+    def test_looping_kernels(self):
+        # Enough transforms of 1000 = 10 x 10 x 10 for workgroups to loop over tiles, and two
+        # twiddled stages: their twiddles stay in registers. A few transforms: no looping.
+        many = self.info("--n", "1000", "--batch", "10000")["passes"]
+        self.assertEqual([(p["prefetch"], p["twiddles_in_registers"]) for p in many], [(True, True)])
+        few = self.info("--n", "1000", "--batch", "3")["passes"]
+        self.assertEqual([(p["prefetch"], p["twiddles_in_registers"]) for p in few], [(False, False)])
+
     def test_algorithm(self):
         # 37 - 1 = 36 takes Rader's algorithm; 83 - 1 = 2 x 41 leaves 83 to Bluestein's.
         rader = self.info("--n", "37")
