@@ -101,6 +101,20 @@ struct Event {
 
 std::vector<Event> shared_events(const std::vector<std::string>& lines, size_t from, size_t to) {
     std::vector<Event> out;
+    // Bases an exchange names once ("uint pb3 = pad(tid);") and accesses at an offset from.
+    std::vector<std::string> crossing_bases;
+    for (size_t i = 0; i < to; ++i)
+        if (const std::string& l = lines[i];
+            l.find("uint pb") != std::string::npos && l.find("= pad(tid") != std::string::npos) {
+            const size_t at = l.find("pb");
+            crossing_bases.push_back(l.substr(at, l.find(' ', at) - at) + " + ");
+        }
+    auto crosses = [&](const std::string& l) {
+        if (l.find("pad(tid") != std::string::npos) return true;
+        for (const std::string& b : crossing_bases)
+            if (l.find("[" + b) != std::string::npos) return true;
+        return false;
+    };
     for (size_t i = from; i < to; ++i) {
         const std::string& l = lines[i];
         if (l.find("if (subgroup_sync) {") != std::string::npos) {
@@ -112,7 +126,7 @@ std::vector<Event> shared_events(const std::vector<std::string>& lines, size_t f
             // The generator writes assignments as " = ": an exchange writes sh0 left of it (after a
             // condition that may hold ">=" or "=="), a read right of it.
             const bool write = l.find("sh0[") < l.find(" = ");
-            out.push_back({Event::access, {write, l.find("pad(tid") != std::string::npos}});
+            out.push_back({Event::access, {write, crosses(l)}});
         }
     }
     return out;
@@ -188,6 +202,24 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
                         }
                     }
     EXPECT_GT(checked, 200);
+}
+
+// Shared indices are padded (a word skipped after every 32) only where that saves more bank
+// conflicts than its index arithmetic costs: the planner's H200 kernels of powers of two and of
+// Rader's 97 (96 points, at strides of 32 words) keep it; those of 1000 and 4095 and of Rader's
+// 401 (strides of 10, 30 and 20 points, few conflicts) go without; 40 and 56 keep it.
+TEST(Codegen, SharedIndicesArePaddedWhereThatCutsBankConflicts) {
+    auto padded = [](uint64_t n) {
+        const LogicalPlan p = plan(FftDesc(n, (uint64_t(1) << 26) / n), testing::h200_caps());
+        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
+        const std::string glsl = codegen::generate_pass_kernel(p.passes.front().kernel);
+        const bool with = glsl.find("uint pad(uint a) { return a + (a >> 5u); }") != std::string::npos;
+        const bool without = glsl.find("uint pad(uint a) { return a; }") != std::string::npos;
+        EXPECT_NE(with, without) << n;
+        return with;
+    };
+    for (uint64_t n : {512u, 1024u, 2048u, 4096u, 8192u, 97u, 40u, 56u}) EXPECT_TRUE(padded(n)) << n;
+    for (uint64_t n : {1000u, 4095u, 401u, 3125u}) EXPECT_FALSE(padded(n)) << n;
 }
 
 TEST(Codegen, CopyKernelCompiles) {

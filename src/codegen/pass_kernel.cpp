@@ -1,5 +1,6 @@
 #include "codegen/pass_kernel.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <functional>
@@ -22,6 +23,38 @@ std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 // one-pass kernel), or any of the workgroup's.
 enum class Scope { column, workgroup };
 
+// Whether a kernel's shared-memory indices are padded (pad() skipping a word after every 32),
+// and what its exchanges cost either way: the bank-conflict wavefronts of every move whose
+// addresses are known (SharedExchange::Move::words), summed over the workgroup's warps.
+struct SharedPadding {
+    bool padded = true;
+    uint64_t wavefronts_padded = 0;
+    uint64_t wavefronts_plain = 0;
+    // Warp-wide accesses whose padded index pad() computes in full (no fold), where padded.
+    uint64_t unfolded = 0;
+};
+
+// Wavefronts of one shared access whose invocation tid reaches element `words[tid]`: per group of
+// lanes that share one pass through the 32 four-byte banks (32 lanes for 4-byte elements, 16 for
+// 8-byte ones), the most distinct elements that fall in one bank.
+uint64_t access_wavefronts(const std::vector<uint32_t>& words, uint32_t element_bytes, bool padded) {
+    const uint32_t lanes = element_bytes == 8 ? 16 : 32, banks = lanes;
+    uint64_t total = 0;
+    std::vector<std::vector<uint32_t>> in_bank(banks);
+    for (size_t first = 0; first < words.size(); first += lanes) {
+        for (auto& b : in_bank) b.clear();
+        uint32_t worst = 0;
+        for (size_t t = first; t < std::min(words.size(), first + lanes); ++t) {
+            const uint32_t a = padded ? words[t] + (words[t] >> 5) : words[t];
+            auto& b = in_bank[a % banks];
+            if (std::find(b.begin(), b.end(), a) == b.end()) b.push_back(a);
+            worst = std::max(worst, uint32_t(b.size()));
+        }
+        total += worst;
+    }
+    return total;
+}
+
 // Shared-memory traffic of one kernel. Each exchange writes values, waits, and reads them back;
 // a wait goes before the next write only if reads are pending. A wait covers the workgroup,
 // or, for exchanges within a column when the kernel's columns lie in subgroups, the subgroup if
@@ -30,8 +63,10 @@ class SharedExchange {
 public:
     // `pending`: shared memory may still be read by earlier code (a previous loop trip) in
     // that scope.
-    SharedExchange(GlslWriter& w, const PassKernel& k, std::optional<Scope> pending)
+    SharedExchange(GlslWriter& w, const PassKernel& k, std::optional<Scope> pending, SharedPadding& padding)
         : w_(w),
+          padding_(padding),
+          element_bytes_(k.precision == Precision::f64 ? 8 : 4),
           rounds_(k.exchange_rounds),
           half_points_(k.radix / 2),
           columns_(k.columns_per_workgroup),
@@ -54,6 +89,9 @@ public:
         // (NVIDIA H200: one-pass 2048 3747 -> 3844 GB/s, 4096 3652 -> 3792, multi-pass +1-5%).
         std::string base = "";
         uint32_t offset = 0;
+        // The unpadded element each invocation of the workgroup reaches (empty: not known), for
+        // SharedPadding's tally.
+        std::vector<uint32_t> words = {};
     };
 
     void operator()(Scope scope, const std::vector<Move>& writes, const std::vector<Move>& reads_in) {
@@ -67,6 +105,13 @@ public:
                 w_.line(type_ + " " + fresh + ";");
                 m.value = fresh;
             }
+        if (rounds_ < 4)
+            for (const std::vector<Move>* moves : {&writes, static_cast<const std::vector<Move>*>(&reads)})
+                for (const Move& m : *moves) {
+                    padding_.wavefronts_padded += access_wavefronts(m.words, element_bytes_, true);
+                    padding_.wavefronts_plain += access_wavefronts(m.words, element_bytes_, false);
+                    if (m.base.empty() && !m.words.empty()) padding_.unfolded += (m.words.size() + 31) / 32;
+                }
         // Each distinct base of the moves that fold, padded once (halves map addresses apart).
         std::map<std::string, std::string> padded;
         if (rounds_ < 4)
@@ -94,7 +139,8 @@ public:
                            mask + "))";
                 }
                 if (const auto it = padded.find(m.base); it != padded.end())
-                    return it->second + " + " + std::to_string(m.offset + (m.offset >> 5)) + "u";
+                    return it->second + " + " +
+                           std::to_string(padding_.padded ? m.offset + (m.offset >> 5) : m.offset) + "u";
                 return "pad(" + m.address + (upper ? " - " + std::to_string(half_points_) + "u" : "") + ")";
             };
             if (pending_)
@@ -150,6 +196,8 @@ private:
     }
 
     GlslWriter& w_;
+    SharedPadding& padding_;
+    uint32_t element_bytes_;
     uint32_t rounds_;
     uint32_t half_points_;
     uint32_t columns_;
@@ -162,12 +210,15 @@ private:
 
 // The move `m` at shared address base + offset, with Move::base and Move::offset set where
 // pad(b + offset) == pad(b) + pad(offset) for each value b of the base in `base_values`: where the
-// low five bits of b and of the offset add without a carry. Otherwise the address alone.
+// low five bits of b and of the offset add without a carry, or where the kernel does not pad.
+// Otherwise the address alone.
 SharedExchange::Move fold_shared_address(SharedExchange::Move m, const std::string& base, uint32_t offset,
-                                         const std::vector<uint32_t>& base_values) {
+                                         const std::vector<uint32_t>& base_values,
+                                         const SharedPadding& padding) {
     m.address = base + " + " + std::to_string(offset) + "u";
-    for (uint32_t b : base_values)
-        if (b % 32 + offset % 32 >= 32) return m;
+    if (padding.padded)
+        for (uint32_t b : base_values)
+            if (b % 32 + offset % 32 >= 32) return m;
     m.base = base;
     m.offset = offset;
     return m;
@@ -432,9 +483,11 @@ std::string generate_real_kernel(const PassKernel& k) {
 
 }  // namespace
 
-std::string generate_pass_kernel(const PassKernel& k) {
-    if (k.kind == KernelKind::direct) return generate_direct_kernel(k);
-    if (k.kind == KernelKind::real) return generate_real_kernel(k);
+namespace {
+
+// A Stockham, Rader or Bluestein pass kernel, its shared-memory indices padded or not (`padding`,
+// whose tally it adds to).
+std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding) {
     const Types ty = types(k.precision);
     const std::string C(ty.complex), Rl(ty.real);
     const uint32_t N = k.length, R = k.radix, T = N / R, S = k.span;
@@ -505,11 +558,12 @@ std::string generate_pass_kernel(const PassKernel& k) {
     emit_interface(w, WG, k.precision);
     const bool shared = k.shared_bytes > 0;
     if (shared) {
-        // The planner's sizes; pad() skips the pad word after every 32.
+        // The planner's sizes, with room for pad()'s word after every 32 where the kernel pads.
         const auto words = exchange_array_words(uint64_t(B) * tile_row, k.exchange_rounds);
         w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
         if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
-        w.line("uint pad(uint a) { return a + (a >> 5u); }");
+        w.line(padding.padded ? "uint pad(uint a) { return a + (a >> 5u); }"
+                              : "uint pad(uint a) { return a; }");
     }
     if (lane_check) w.line("shared uint lanes_unexpected;");
     if (shuffles) {
@@ -626,7 +680,14 @@ std::string generate_pass_kernel(const PassKernel& k) {
         std::vector<uint32_t> bases;
         for (uint32_t lc = 0; lc < B; ++lc)
             for (uint32_t x : idx_values) bases.push_back(k.points_contiguous ? lc * R + x : x * B + lc);
-        return fold_shared_address(std::move(m), shared_index(idx), k.points_contiguous ? c : c * B, bases);
+        if (idx_values.size() == TPC)
+            for (uint32_t tid = 0; tid < WG; ++tid) {
+                const uint32_t lc = k.points_contiguous ? tid / TPC : tid % B;
+                const uint32_t x = idx_values[k.points_contiguous ? tid % TPC : tid / B] + c;
+                m.words.push_back(k.points_contiguous ? lc * R + x : x * B + lc);
+            }
+        return fold_shared_address(std::move(m), shared_index(idx), k.points_contiguous ? c : c * B, bases,
+                                   padding);
     };
     // The values of an invocation index within its column (i, and ip and io, its permutations).
     std::vector<uint32_t> column_lanes(TPC);
@@ -850,7 +911,7 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.stages.size() > 1) last_scope = stage_scope;
     if (k.staged_store || (k.split_store && !split_by_column)) last_scope = Scope::workgroup;
     if (split_by_column) last_scope = stage_scope;
-    SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt);
+    SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt, padding);
     // A staged tile in shared memory holds its columns as contiguous runs of R points.
     // (After shuffle exchanges, the stores' invocation index is io: see run_shuffle_stages.)
     auto tile_index = [&](uint32_t offset, const std::string& lane = "i") {
@@ -861,13 +922,18 @@ std::string generate_pass_kernel(const PassKernel& k) {
         std::vector<uint32_t> bases;
         for (uint32_t lc = 0; lc < B; ++lc)
             for (uint32_t x : column_lanes) bases.push_back(lc * R + x);
-        return fold_shared_address(std::move(m), "lc * " + u(R) + " + " + lane, offset, bases);
+        if (lane == "i")
+            for (uint32_t tid = 0; tid < WG; ++tid)
+                m.words.push_back((k.points_contiguous ? tid / TPC : tid % B) * R +
+                                  (k.points_contiguous ? tid % TPC : tid / B) + offset);
+        return fold_shared_address(std::move(m), "lc * " + u(R) + " + " + lane, offset, bases, padding);
     };
     // Move `m` at a staged tile's element tid + r * WG.
     std::vector<uint32_t> workgroup_lanes(WG);
     std::iota(workgroup_lanes.begin(), workgroup_lanes.end(), 0u);
     auto at_element = [&](SharedExchange::Move m, uint32_t r) {
-        return fold_shared_address(std::move(m), "tid", r * WG, workgroup_lanes);
+        for (uint32_t tid = 0; tid < WG; ++tid) m.words.push_back(tid + r * WG);
+        return fold_shared_address(std::move(m), "tid", r * WG, workgroup_lanes, padding);
     };
     // A staged tile's elements beyond its live columns stay out of shared memory.
     auto staged_guard = [&](uint32_t r) {
@@ -1435,6 +1501,32 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.prefetch) w.close();  // the tile loop
     w.close();
     return w.str();
+}
+
+}  // namespace
+
+std::string generate_pass_kernel(const PassKernel& k) {
+    if (k.kind == KernelKind::direct) return generate_direct_kernel(k);
+    if (k.kind == KernelKind::real) return generate_real_kernel(k);
+    SharedPadding padding;
+    std::string glsl = generate_exchange_kernel(k, padding);
+    // Padding spreads strided accesses over the banks but, where pad() cannot fold into a base
+    // and a constant, costs index arithmetic per access. The kernel goes without it where its
+    // exchanges' wavefronts unpadded are fewer than padded plus 0.65 per warp-wide access that
+    // computes pad() in full. The weight was fitted on the H200 (every kernel unpadded against
+    // padded, interleaved runs; bench/RESULTS.md, eighteenth run): 400 (Rader's 401) +7% unpadded
+    // at 0.62 wavefronts saved per such access, 72 and 100 -1% at 0.67 and 0.88; unpadded 3125
+    // +17%, 4095 +15%, 6561 +28%, 1000 +2.5%, while 40 -20%, 56 -17%, and 1024, 2048 and 8192
+    // -8 to -20%, which the rule keeps padded. Kernels exchanging in halves keep their padding
+    // (their indices pad a remapped address).
+    const double unpadded = double(padding.wavefronts_plain);
+    const double padded = double(padding.wavefronts_padded) + 0.65 * double(padding.unfolded);
+    if (k.exchange_rounds < 4 && unpadded < padded) {
+        SharedPadding plain;
+        plain.padded = false;
+        glsl = generate_exchange_kernel(k, plain);
+    }
+    return glsl;
 }
 
 std::string generate_copy_kernel(uint32_t workgroup_size, uint32_t shared_bytes) {
