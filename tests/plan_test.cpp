@@ -126,6 +126,24 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     EXPECT_FALSE(one.passes[0].kernel.prefetch);
 }
 
+// One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and
+// backward in turn, convolutions too.
+TEST(Planner, PassesAlternateTheirTileOrder) {
+    auto orders = [](const LogicalPlan& p) {
+        std::vector<TileOrder> out;
+        for (const Pass& pass : p.passes) out.push_back(pass.kernel.tile_order);
+        return out;
+    };
+    using enum TileOrder;
+    EXPECT_EQ(orders(plan(FftDesc(1024, 1u << 16), h200_caps())), std::vector{interleaved});
+    EXPECT_EQ(orders(plan(FftDesc::nd({64, 1024, 1024}, {1, 2}), h200_caps())),
+              (std::vector{forward, backward}));
+    EXPECT_EQ(orders(plan(FftDesc(1u << 24, 4), h200_caps())), (std::vector{forward, backward, forward}));
+    const LogicalPlan conv = plan_convolution(FftDesc::nd({64, 1024, 1024}, {1, 2}), h200_caps());
+    ASSERT_EQ(conv.passes.size(), 3u);
+    EXPECT_EQ(orders(conv), (std::vector{forward, backward, forward}));
+}
+
 TEST(Planner, LoopingKernelsHoldTheirStageTwiddlesWhereRegistersAllow) {
     auto held = [](uint64_t n, Precision p = Precision::f32) {
         const LogicalPlan lp = plan(FftDesc(n, (1u << 26) / n).with_precision(p), h200_caps());
@@ -148,12 +166,12 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
         uint32_t points_per_thread;
         bool subgroup;
     };
-    // H200: 32-wide subgroups. 512 and 1024 take 32 points per invocation, so that a transform
-    // lies in one subgroup; 32 takes one invocation per transform, with no exchange between
-    // stages.
+    // H200: 32-wide subgroups. 1024 takes 32 points per invocation, so that a transform lies in
+    // one subgroup, as 512 does with 16; 32 takes one invocation per transform, with no exchange
+    // between stages.
     for (const Want& w :
          {Want{16, 16, false}, Want{32, 32, false}, Want{64, 8, true}, Want{256, 16, true},
-          Want{512, 32, true}, Want{1024, 32, true}, Want{2048, 16, false}, Want{4096, 16, false}}) {
+          Want{512, 16, true}, Want{1024, 32, true}, Want{2048, 16, false}, Want{4096, 16, false}}) {
         const PassKernel k = plan(FftDesc(w.n, 8), h200_caps()).passes[0].kernel;
         EXPECT_EQ(k.points_per_thread, w.points_per_thread) << w.n;
         EXPECT_EQ(k.subgroup_exchanges, w.subgroup) << w.n;

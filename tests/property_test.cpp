@@ -156,6 +156,15 @@ TEST_F(Shapes, WorkgroupsLoopingOverTiles) {
     check(FftDesc(12, 2001), Options{.tiles_per_workgroup = 3}, 11);
     check(FftDesc(4095, 5), Options{.tiles_per_workgroup = 2}, 12);
     check(FftDesc(10000, 9), Options{.tiles_per_workgroup = 3}, 13);
+    // The passes of a multi-pass plan sweep forward and backward (TileOrder) in groups of
+    // workgroups: here 251 workgroups per pass, two groups, the second partial, and a tile count
+    // the loop does not divide.
+    const Options sweeping{.max_pass_length = 8, .tiles_per_workgroup = 3};
+    const LogicalPlan swept = plan(FftDesc(64, 3003), testing::device().caps(), sweeping);
+    ASSERT_EQ(swept.passes.size(), 2u);
+    EXPECT_GT(swept.passes[1].workgroups, 128u);
+    EXPECT_EQ(swept.passes[1].kernel.tile_order, TileOrder::backward);
+    check(FftDesc(64, 3003), sweeping, 1000);
     // Stage twiddles held in registers across the tiles (PassKernel::twiddles_in_registers):
     // uniform with one butterfly per stage (1000 = 10 x 10 x 10) and with several (216), not
     // uniform (297 = 3 x 9 x 11), Rader's two transforms of 250 points (251), and spans that are

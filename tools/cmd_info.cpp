@@ -89,6 +89,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"tiles", pass.tiles},
                           {"workgroups", pass.workgroups},
                           {"prefetch", k.prefetch},
+                          {"tile_order", to_string(k.tile_order)},
                           {"twiddles_in_registers", k.twiddles_in_registers},
                           {"shared_bytes", k.shared_bytes},
                           {"exchange_rounds", k.exchange_rounds},

@@ -110,6 +110,18 @@ struct LaneSwap {
 // (RealStep).
 enum class KernelKind { stockham, direct, real };
 
+// The order in which the workgroups of a Stockham pass take its tiles, W workgroups in all,
+// where each loops over several (PassKernel::prefetch; else workgroup w takes tile w, or the
+// last tile less w backward):
+//   interleaved: workgroup w takes tiles w, w + W, w + 2 W, ... (one-pass plans);
+//   forward:     groups of consecutive workgroups take consecutive runs of tiles, so that the
+//                memory the pass touches moves from its first tile to its last as it runs;
+//   backward:    the same from the last tile to the first.
+// The passes of a multi-pass plan alternate forward and backward: each then starts on the tiles
+// its predecessor wrote last, which may still be in the cache (H200: 50 MB of L2).
+enum class TileOrder { interleaved, forward, backward };
+TWIDDLE_API std::string_view to_string(TileOrder order);
+
 // The steps that make real transforms out of complex ones (KernelKind::real). Each runs over rows
 // of a real transform of n = PassKernel::length points (the halved dim), with M = n / 2:
 //   split:  r2c of even n. The row's reals read as M complex pairs z_j = x_2j + i x_2j+1 and
@@ -184,6 +196,7 @@ struct PassKernel {
     // only, are read into registers once, before the first tile, instead of once per tile.
     // Not with lane_swaps or split_lanes.
     bool twiddles_in_registers = false;
+    TileOrder tile_order = TileOrder::interleaved;
     // The invocations of each column lie in one subgroup (one-pass kernels whose columns take at
     // most subgroup-size invocations): the exchanges between stages, which stay within a
     // column, synchronize that subgroup only. The kernel checks at its start that subgroups are

@@ -216,12 +216,14 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     // One-pass columns of 32 points take all 32 in one invocation, loaded and stored through
     // shared memory (H200: 93-94% of copy in three runs, against 82-89% with 8 per invocation).
     const bool whole = f32 && !options.max_radix && k.points_contiguous && k.radix == 32;
-    // One-pass columns of 16 to 32 times the subgroup size take 32 per invocation, which puts a
-    // column's invocations in one subgroup, whose exchanges then wait on the subgroup only
-    // (H200: N = 1024 at 87% of copy against 78-82%, N = 512 at 92-93% against 88-91%).
+    // One-pass columns of more than 16 and up to 32 times the subgroup size take 32 per
+    // invocation, which puts a column's invocations in one subgroup, whose exchanges then wait
+    // on the subgroup only (H200: N = 1024 at 87% of copy against 78-82%). At 16 times the
+    // subgroup size 16 per invocation fill one subgroup already: N = 512 ran 4066-4076 GB/s
+    // (2 x 16 x 16) against 3958-3965 with 32 (16 x 32) in the same run.
     const bool subgroups = options.subgroup_barriers && caps.has_subgroup_operation("basic");
     const bool wide = f32 && !options.max_radix && k.points_contiguous && subgroups &&
-                      k.radix / kDefaultRadix >= caps.subgroup_size && k.radix / 32 <= caps.subgroup_size;
+                      k.radix / kDefaultRadix > caps.subgroup_size && k.radix / 32 <= caps.subgroup_size;
     // Multi-pass columns of 512 points or more take 32 per invocation: one exchange fewer, and
     // twice the invocations per column for the narrow tiles of long passes (H200: 2^18 at 1594
     // GB/s against 1472, 2^19 1258 against 1212, 2^20 1364 against 1187; shorter columns lost,
@@ -1257,6 +1259,15 @@ bool packed(const PassKernel& k, uint32_t stride, Stride batch_stride) {
 }
 }  // namespace
 
+std::string_view to_string(TileOrder order) {
+    switch (order) {
+    case TileOrder::interleaved: return "interleaved";
+    case TileOrder::forward: return "forward";
+    case TileOrder::backward: return "backward";
+    }
+    return "?";
+}
+
 std::string_view to_string(RealStep step) {
     switch (step) {
     case RealStep::split: return "split";
@@ -1891,6 +1902,16 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     return b.take();
 }
 
+// The passes of a multi-pass plan sweep their tiles forward and backward in turn (TileOrder).
+// One-pass plans keep the interleaved order: H200, N = 100 (4 tiles per workgroup) ran 0.2629-0.2631
+// ms with it against 0.2660-0.2665 forward, in the same run.
+void alternate_tile_order(LogicalPlan& p) {
+    for (size_t i = 0; i < p.passes.size(); ++i)
+        p.passes[i].kernel.tile_order = p.passes.size() == 1 ? TileOrder::interleaved
+                                        : i % 2 == 0         ? TileOrder::forward
+                                                             : TileOrder::backward;
+}
+
 }  // namespace
 
 LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& requested) {
@@ -1915,6 +1936,7 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& req
                                    std::to_string(caps.max_storage_buffer_range));
     assign_lane_swaps(out, caps, options);
     for (Pass& p : out.passes) p.kernel.twiddles_in_registers = holds_twiddles(p.kernel, caps);
+    alternate_tile_order(out);
     out.twiddles = table.take();
     out.spectra = table.take_spectra();
     return out;
@@ -1964,6 +1986,7 @@ LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const 
     p.passes.push_back(middle);
     p.passes.insert(p.passes.end(), others.rbegin(), others.rend());
     p.convolution = true;
+    alternate_tile_order(p);
     p.out_of_place.assign(p.passes.size(), Route{BufferRole::output, BufferRole::output});
     p.out_of_place.front().src = BufferRole::input;
     p.in_place.assign(p.passes.size(), Route{BufferRole::output, BufferRole::output});

@@ -357,6 +357,10 @@ class Info(CliTest):
         self.assertEqual([(p["prefetch"], p["twiddles_in_registers"]) for p in many], [(True, True)])
         few = self.info("--n", "1000", "--batch", "3")["passes"]
         self.assertEqual([(p["prefetch"], p["twiddles_in_registers"]) for p in few], [(False, False)])
+        # The passes of a multi-pass plan sweep their tiles forward and backward in turn.
+        two = self.info("--n", "65536", "--batch", "4")["passes"]
+        self.assertEqual([p["tile_order"] for p in two], ["forward", "backward"])
+        self.assertEqual([p["tile_order"] for p in many], ["interleaved"])
 
     def test_algorithm(self):
         # 37 - 1 = 36 takes Rader's algorithm; 83 - 1 = 2 x 41 leaves 83 to Bluestein's.
