@@ -1,7 +1,8 @@
 // Recording a plan's first passes only (Plan::record_first_passes) and the teaching radix
-// (Options::radix): a radix-2 plan of a 2D array takes a pass per butterfly step, rows first, and
-// after p passes along a row of n points the row is made of blocks of 2^p points, block b the DFT
-// of every (n / 2^p)-th point from point b; the column passes then do the same down the columns.
+// (Options::radix): a radix-2 plan of a 2D array takes a pass per butterfly step, columns (the
+// strided dim) first, and after p passes down a column of n points the column is made of blocks of
+// 2^p points, block b the DFT of every (n / 2^p)-th point from point b; the row passes then do the
+// same along the rows.
 #include <cmath>
 #include <vector>
 
@@ -19,11 +20,11 @@ using cd = std::complex<double>;
 class PassesTest : public DeviceTest {};
 
 // The expected partial transform of `x` (rows x cols, C order) after the first `p` passes of
-// radix 2, in the direction's sign: blocks along each row, then down each column once the rows
-// are done. Computed with the f64 reference, block by block.
+// radix 2, in the direction's sign: blocks down each column, then along each row once the
+// columns are done. Computed with the f64 reference, block by block.
 std::vector<cd> partial_reference(const std::vector<cd>& x, uint64_t rows, uint64_t cols, size_t p,
                                   Direction direction) {
-    const size_t row_passes = static_cast<size_t>(std::log2(static_cast<double>(cols)));
+    const size_t column_passes = static_cast<size_t>(std::log2(static_cast<double>(rows)));
     // Blocks of 2^s points along lines of n points, `lines` of them, line l's point j at
     // base(l) + j * stride.
     auto blocks = [&](std::vector<cd>& a, uint64_t n, uint64_t lines, size_t s, auto base, uint64_t stride) {
@@ -41,10 +42,10 @@ std::vector<cd> partial_reference(const std::vector<cd>& x, uint64_t rows, uint6
     };
     std::vector<cd> a = x;
     blocks(
-        a, cols, rows, std::min(p, row_passes), [&](uint64_t l) { return l * cols; }, 1);
-    if (p > row_passes)
+        a, rows, cols, std::min(p, column_passes), [](uint64_t l) { return l; }, cols);
+    if (p > column_passes)
         blocks(
-            a, rows, cols, p - row_passes, [](uint64_t l) { return l; }, cols);
+            a, cols, rows, p - column_passes, [&](uint64_t l) { return l * cols; }, 1);
     return a;
 }
 
@@ -67,8 +68,8 @@ TEST_F(PassesTest, RadixTwoPlanOfATwoDimensionalArrayTakesAPassPerStep) {
             const PassKernel& k = plan.logical().passes[i].kernel;
             EXPECT_EQ(k.stages.size(), 1u);
             EXPECT_EQ(k.stages[0].radix, 2u);
-            // Rows (the contiguous dim, 1) first, then columns.
-            EXPECT_EQ(plan.logical().passes[i].dim, i < std::log2(double(cols)) ? 1 : 0);
+            // Columns (the strided dim, 0) first, then rows.
+            EXPECT_EQ(plan.logical().passes[i].dim, i < std::log2(double(rows)) ? 0 : 1);
         }
     }
 }

@@ -570,6 +570,18 @@ TEST(Planner, SmallDimsTogether) {
     EXPECT_EQ(plan(FftDesc::nd({7, 16, 16}, {1, 2}), h200_caps()).passes.size(), 1u);
     // Not together: over the one-pass limit, other than powers of two, dims apart in memory.
     EXPECT_EQ(plan(FftDesc::nd({256, 256}), h200_caps()).passes.size(), 2u);
+    // Dims apart in memory go the most strided first: that pass reads the input, the contiguous
+    // dim's pass comes last.
+    const LogicalPlan two_d = plan(FftDesc::nd({4, 1024, 1024}, {1, 2}), h200_caps());
+    ASSERT_EQ(two_d.passes.size(), 2u);
+    EXPECT_EQ(two_d.passes[0].dim, 0);
+    EXPECT_EQ(two_d.passes[0].kernel.src_stride, 1024u);
+    EXPECT_EQ(two_d.passes[1].dim, 1);
+    EXPECT_EQ(two_d.passes[1].kernel.src_stride, 1u);
+    EXPECT_EQ(two_d.summary(), "1024 x 1024: dim 0 = 32 x 32, dim 1 = 32 x 32 in 2 passes");
+    const LogicalPlan three_d = plan(FftDesc::nd({128, 128, 128}), h200_caps());
+    ASSERT_EQ(three_d.passes.size(), 3u);
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(three_d.passes[d].dim, d);
     EXPECT_EQ(plan(FftDesc::nd({12, 10}), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc::nd({16, 3, 16}, {0, 2}), h200_caps()).passes.size(), 2u);
     EXPECT_EQ(plan(FftDesc::guru({{16, 20, 20}, {16, 1, 1}}), h200_caps()).passes.size(), 2u);

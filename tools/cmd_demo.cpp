@@ -1,5 +1,5 @@
 // twiddle demo: the diffraction pattern of a gap, as its 2D Fourier transform, watched pass by pass
-// (a radix-2 plan of 512 x 512 takes 18 passes: nine along the rows, then nine down the columns),
+// (a radix-2 plan of 512 x 512 takes 18 passes: nine down the columns, then nine along the rows),
 // with the pictures written as PNG files, an animation of the passes, and a chart of how long a
 // transform takes on the CPU by the definition, on the CPU by the radix-2 FFT and on the GPU.
 #include <bit>
@@ -42,8 +42,8 @@ void run_demo(const DemoArgs& a) {
     check_validation(ctx);
     const size_t passes = results.size() - 1;
     std::printf(
-        "gap: %s, %u x %u cells; the 2D transform in %zu passes of radix 2 (%zu along the rows, then "
-        "%zu down the columns)\n",
+        "gap: %s, %u x %u cells; the 2D transform in %zu passes of radix 2 (%zu down the columns, then "
+        "%zu along the rows)\n",
         a.gap.c_str(), n, n, passes, passes / 2, passes / 2);
     std::vector<image::Rgb> frames;
     for (const auto& r : results) frames.push_back(diffraction::draw_spectrum(r, n));

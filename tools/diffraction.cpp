@@ -216,9 +216,9 @@ CLI::Validator size_validator() {
 std::string describe_pass(size_t p, uint32_t n) {
     const size_t half = static_cast<size_t>(std::bit_width(n) - 1);
     if (p == 0) return "the gap itself";
-    if (p < half) return "along the rows, in blocks of " + std::to_string(size_t(1) << p);
-    if (p == half) return "the rows are done";
-    if (p < 2 * half) return "down the columns, in blocks of " + std::to_string(size_t(1) << (p - half));
+    if (p < half) return "down the columns, in blocks of " + std::to_string(size_t(1) << p);
+    if (p == half) return "the columns are done";
+    if (p < 2 * half) return "along the rows, in blocks of " + std::to_string(size_t(1) << (p - half));
     return "the pattern";
 }
 

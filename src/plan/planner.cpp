@@ -1431,7 +1431,7 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
 LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
                          TwiddleTableBuilder& table, bool points_together = false, Allow extra = {}) {
     // The dims of more than one point, fastest in the output first. Each transform dim is done
-    // in turn, in that order: the first reads the input, the others the output.
+    // in turn, in the reverse order (below): the first reads the input, the others the output.
     std::vector<PlanDim> all;
     for (size_t d = 0; d < desc.dims().size(); ++d) {
         const Dim& x = desc.dims()[d];
@@ -1484,7 +1484,13 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
         else
             combined.clear();
     }
-    for (size_t i = 0; i < all.size(); ++i) {
+    // The dims in turn, the most strided first: its pass reads the input, and the contiguous dim's
+    // pass comes last, reading (backward: TileOrder) what the strided pass left in the cache.
+    // H200, ms, against the contiguous dim first, interleaved: 256^2 0.5280 against 0.5314, 512^2
+    // 0.5381 against 0.5423, 1024^2 0.5597 against 0.5700; 2048^2 lost, 0.7243 against 0.7206;
+    // 64^3, 128^3 and 4096^2 within 0.2%.
+    for (size_t j = 0; j < all.size(); ++j) {
+        const size_t i = all.size() - 1 - j;
         if (all[i].dim < 0 || std::find(combined.begin(), combined.end(), i) != combined.end()) continue;
         const DimLayout layout = dim_layout(all, i, reads_input, points_together);
         const bool smooth = !smooth_factors(layout.length).empty();

@@ -151,7 +151,7 @@ class Demo(cli_test_common.CliTest):
         r = self.run_demo("--out", out)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("gap: two, 512 x 512 cells", r.stdout)
-        self.assertIn("18 passes of radix 2 (9 along the rows, then 9 down the columns)", r.stdout)
+        self.assertIn("18 passes of radix 2 (9 down the columns, then 9 along the rows)", r.stdout)
         for p in range(1, 19):
             pixels, _ = decode_png(os.path.join(out, f"pass-{p:02d}.png"))
             self.assertEqual(pixels.shape, (512, 512, 3))

@@ -60,7 +60,7 @@ async function loaded(page, id) {
     // Dragging the slider takes over: pass 3 stays.
     await page.locator("#pass").fill("3");
     await page.waitForFunction(() => document.getElementById("readout").textContent.startsWith("pass 3:"));
-    check((await page.textContent("#readout")) === "pass 3: along the rows, in blocks of 8", "the readout at pass 3");
+    check((await page.textContent("#readout")) === "pass 3: down the columns, in blocks of 8", "the readout at pass 3");
     check((await page.getAttribute("#frame", "src")).includes("pass=3"), "the frame of pass 3");
     // Another gap: the pictures change, the pass stays.
     await page.click("button[data-gap=circle]");
