@@ -4,9 +4,9 @@
 // --sht, of the Fourier stage of a spherical-harmonic transform done the cuFFT way (below).
 // Standalone: needs only the CUDA runtime and cuFFT.
 //
-//   cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST]
+//   cufft_bench [--total LOG2] [--reps R] [--warmup S] [--out FILE.csv] [--cases LIST] [--shapes LIST]
 //               [--z2z | --r2c | --convolve]
-//   cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--out FILE.csv]
+//   cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--warmup S] [--out FILE.csv]
 //
 // --z2z times double-precision Z2Z transforms of the same values instead (16 bytes per value in
 // GB/s). Its rel_l2 is then the round trip's error: forward, inverse, scaled by 1/N, against the
@@ -32,8 +32,10 @@
 // (std::mt19937 seeded with N, the product of the shape, uniform floats in [-1, 1), real then
 // imaginary, in memory order), so errors compare.
 //
-// Timing: 3 warm-up executions, then `reps` executions each bracketed by its own pair of CUDA events
-// on one stream; the median is reported. GB/s = (bytes read + bytes written) / median time
+// Timing: executions back to back for --warmup seconds (default 1, as `twiddle bench --warmup`; at
+// least 3 executions), then `reps` executions each bracketed by its own pair of CUDA events on one
+// stream; the median is reported. The H200's clocks drop under sustained load, so comparisons take
+// equal warm-ups. GB/s = (bytes read + bytes written) / median time
 // = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of 2^total * 8 bytes,
 // timed the same way, is the "copy" yardstick.
 //
@@ -73,7 +75,7 @@
 // nphi}) (cuFFT's C2R convention; Im F_0 is ignored). fm_to_rows, the same tiled transpose the other
 // way round, writes the zero-padded temporary, then one C2R plan over all rows writes spat (the
 // transpose runs every time, as an out-of-place C2R may overwrite its input).
-// Each direction is timed as a whole, its two launches on one stream, as above (3 warm-ups, median
+// Each direction is timed as a whole, its two launches on one stream, as above (warm-up, median
 // of `reps`). GB/s = (spat bytes + fm bytes) / seconds / 1e9 = fields * (nlat*nphi*4 +
 // (mmax+1)*nlat*8) / seconds / 1e9: the stage's own input and output, not the temporary. The copy
 // yardstick, per case, is a D2D copy of spat bytes + fm bytes (GB/s = 2 * bytes / seconds / 1e9).
@@ -206,9 +208,16 @@ struct ShtCase {
     }
 };
 
+// How a case is timed: `reps` executions after `warmup_s` seconds of untimed ones.
+struct Timing {
+    unsigned reps;
+    double warmup_s;
+};
+
 struct Args {
     unsigned total_log2 = 26;  // values per case = 2^total_log2 (complex; real with --r2c)
     unsigned reps = 20;        // timed executions per case
+    double warmup_s = 1;       // seconds of untimed executions before the timed ones
     bool z2z = false;          // double precision instead of single
     bool r2c = false;          // real input, half spectrum out, instead of complex to complex
     bool convolve = false;     // forward C2C, multiply by a filter spectrum, inverse C2C
@@ -217,22 +226,26 @@ struct Args {
     bool sht = false;          // the spherical-harmonic Fourier stage instead of the cases above
     uint64_t fields = 1;       // --sht: fields per case
     std::vector<ShtCase> sht_cases;
+    Timing timing() const { return {reps, warmup_s}; }
 };
 
 constexpr unsigned kMaxTotalLog2 = 30;         // 2^30 complex values: 8 GiB per f32 buffer, 16 GiB reference
 constexpr uint64_t kMaxN = uint64_t(1) << 31;  // largest case, 1D or the product of a shape
 constexpr size_t kMaxRank = 3;                 // cuFFT's limit
-constexpr int kWarmup = 3;
+constexpr int kMinWarmup = 3;     // warm-up executions at least
+constexpr double kMaxWarmupS = 60;  // as `twiddle bench --warmup`
 
 void usage(FILE* f) {
     std::fprintf(
         f,
-        "usage: cufft_bench [--total LOG2] [--reps R] [--out FILE.csv] [--cases LIST] [--shapes LIST] "
+        "usage: cufft_bench [--total LOG2] [--reps R] [--warmup S] [--out FILE.csv] [--cases LIST] [--shapes LIST] "
         "[--z2z | --r2c | --convolve]\n"
-        "       cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--out FILE.csv]\n"
+        "       cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--warmup S] [--out FILE.csv]\n"
         "  --total LOG2   values per case = 2^LOG2 (complex; real with --r2c), batch = max(1, 2^LOG2 / N)\n"
         "                 (default 26)\n"
         "  --reps R       timed executions per case, median reported (default 20)\n"
+        "  --warmup S     seconds of executions back to back before each timing, at least 3 executions\n"
+        "                 (default 1, as twiddle bench)\n"
         "  --out FILE     also write the results as CSV\n"
         "  --cases LIST   comma-separated 1D lengths N, e.g. 100,1000,1536,4095,10007\n"
         "  --shapes LIST  comma-separated C-order shapes transformed over all axes, e.g.\n"
@@ -270,6 +283,16 @@ uint64_t parse_uint(const char* what, const std::string& s, uint64_t lo, uint64_
     if (errno == ERANGE || v < lo || v > hi)
         bad_usage(std::string(what) + ": " + s + " is outside [" + std::to_string(lo) + ", " +
                   std::to_string(hi) + "]");
+    return v;
+}
+
+double parse_seconds(const char* what, const std::string& s, double hi) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = s.empty() ? -1 : std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || errno == ERANGE || !(v >= 0 && v <= hi))
+        bad_usage(std::string(what) + ": '" + s + "' is not a number of seconds in [0, " +
+                  std::to_string(static_cast<int>(hi)) + "]");
     return v;
 }
 
@@ -347,7 +370,7 @@ Args parse_args(int argc, char** argv) {
             value = arg.substr(eq + 1);
             have_value = true;
         }
-        if (key != "--total" && key != "--reps" && key != "--out" && key != "--cases" && key != "--shapes" &&
+        if (key != "--total" && key != "--reps" && key != "--warmup" && key != "--out" && key != "--cases" && key != "--shapes" &&
             key != "--sht-cases" && key != "--fields")
             bad_usage("unknown argument '" + arg + "'");
         if (!have_value) {
@@ -359,6 +382,8 @@ Args parse_args(int argc, char** argv) {
             total_given = true;
         } else if (key == "--reps")
             a.reps = static_cast<unsigned>(parse_uint("--reps", value, 1, 100000));
+        else if (key == "--warmup")
+            a.warmup_s = parse_seconds("--warmup", value, kMaxWarmupS);
         else if (key == "--out")
             a.out = value;
         else if (key == "--cases")
@@ -418,13 +443,30 @@ std::string version_string(int v) {  // CUDA encodes versions as 1000 * major + 
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-// Times `reps` executions of `launch` on `stream` after kWarmup untimed ones, each execution between
-// its own pair of events, and returns the median milliseconds. All executions are queued back to
-// back and the stream is synchronised once at the end.
+// Times `t.reps` executions of `launch` on `stream` after the warm-up (back to back for t.warmup_s
+// seconds, in batches doubling up to 4096, each batch between two events; at least kMinWarmup
+// executions), each execution between its own pair of events, and returns the median milliseconds.
+// The timed executions are queued back to back and the stream is synchronised once at the end.
 template <typename Launch>
-double time_median_ms(cudaStream_t stream, unsigned reps, Launch&& launch) {
-    for (int w = 0; w < kWarmup; ++w) launch();
+double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
+    const unsigned reps = t.reps;
+    for (int w = 0; w < kMinWarmup; ++w) launch();
     CUDA_CHECK(cudaStreamSynchronize(stream));
+    cudaEvent_t begin, end;
+    CUDA_CHECK(cudaEventCreate(&begin));
+    CUDA_CHECK(cudaEventCreate(&end));
+    double spent_ms = 0;
+    for (unsigned batch = 1; spent_ms < t.warmup_s * 1e3; batch = std::min(2 * batch, 4096u)) {
+        CUDA_CHECK(cudaEventRecord(begin, stream));
+        for (unsigned b = 0; b < batch; ++b) launch();
+        CUDA_CHECK(cudaEventRecord(end, stream));
+        CUDA_CHECK(cudaEventSynchronize(end));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
+        spent_ms += ms;
+    }
+    CUDA_CHECK(cudaEventDestroy(begin));
+    CUDA_CHECK(cudaEventDestroy(end));
     std::vector<cudaEvent_t> start(reps), stop(reps);
     for (unsigned r = 0; r < reps; ++r) {
         CUDA_CHECK(cudaEventCreate(&start[r]));
@@ -448,12 +490,12 @@ double time_median_ms(cudaStream_t stream, unsigned reps, Launch&& launch) {
 }
 
 // Bandwidth of a device-to-device copy of `bytes`, counting bytes read + bytes written.
-double copy_ms(cudaStream_t stream, uint64_t bytes, unsigned reps) {
+double copy_ms(cudaStream_t stream, uint64_t bytes, Timing timing) {
     void *src = nullptr, *dst = nullptr;
     CUDA_CHECK(cudaMalloc(&src, bytes));
     CUDA_CHECK(cudaMalloc(&dst, bytes));
     CUDA_CHECK(cudaMemsetAsync(src, 0x3f, bytes, stream));
-    const double ms = time_median_ms(stream, reps, [&] {
+    const double ms = time_median_ms(stream, timing, [&] {
         CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
     });
     CUDA_CHECK(cudaFree(src));
@@ -566,7 +608,7 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
         copy_sync(stream, d_a, h.data(), dbytes, cudaMemcpyHostToDevice);
         cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_Z2Z);
         row.ms =
-            time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
+            time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
         row.gbps = 2.0 * static_cast<double>(dbytes) / (row.ms * 1e-3) / 1e9;
         CUFFT_CHECK(cufftExecZ2Z(plan, d_b, d_b, CUFFT_INVERSE));
         std::vector<cufftDoubleComplex> back(count);
@@ -585,7 +627,7 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     copy_sync(stream, d_in, h_in.data(), bytes, cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_C2C);
     row.ms =
-        time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
+        time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
     row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
     std::vector<cufftComplex> h_out(count);
     copy_sync(stream, h_out.data(), d_out, bytes, cudaMemcpyDeviceToHost);
@@ -637,7 +679,7 @@ Row run_r2c_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     CUDA_CHECK(cudaMalloc(&d_out, out_bytes));
     copy_sync(stream, d_in, h_in.data(), in_bytes, cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_R2C);
-    row.ms = time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecR2C(plan, d_in, d_out)); });
+    row.ms = time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecR2C(plan, d_in, d_out)); });
     row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
     std::vector<cufftComplex> h_out(out_count);
     copy_sync(stream, h_out.data(), d_out, out_bytes, cudaMemcpyDeviceToHost);
@@ -678,7 +720,7 @@ CopyResult run_copy(cudaStream_t stream, const Args& a) {
     const uint64_t total = uint64_t(1) << a.total_log2;
     const uint64_t copy_bytes = total * sizeof(cufftComplex);
     CopyResult c;
-    c.ms = copy_ms(stream, copy_bytes, a.reps);
+    c.ms = copy_ms(stream, copy_bytes, a.timing());
     c.gbps = 2.0 * static_cast<double>(copy_bytes) / (c.ms * 1e-3) / 1e9;
     std::printf("copy: %llu bytes D2D, %.4f ms, %.1f GB/s (read + written)\n",
                 static_cast<unsigned long long>(copy_bytes), c.ms, c.gbps);
@@ -839,7 +881,7 @@ ShtRow run_sht_synthesis(cudaStream_t stream, const ShtCase& c, const Args& a) {
     copy_sync(stream, d_fm, h_fm.data(), fm_count * sizeof(cufftComplex), cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, Shape{{c.nphi}}, rows, CUFFT_C2R);
     const TileGrid g = tile_grid(a.fields, c.nlat, nh);
-    row.ms = time_median_ms(stream, a.reps, [&] {
+    row.ms = time_median_ms(stream, a.timing(), [&] {
         fm_to_rows<<<static_cast<unsigned>(g.blocks), dim3(kTile, kTileRows), 0, stream>>>(
             d_fm, d_half, static_cast<unsigned>(c.nlat), static_cast<unsigned>(nh),
             static_cast<unsigned>(c.mmax), g.m_tiles, g.lat_tiles);
@@ -906,7 +948,7 @@ ShtRow run_sht_analysis(cudaStream_t stream, const ShtCase& c, const Args& a) {
     copy_sync(stream, d_spat, h_spat.data(), spat_count * sizeof(cufftReal), cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, Shape{{c.nphi}}, rows, CUFFT_R2C);
     const TileGrid g = tile_grid(a.fields, c.nlat, c.mmax + 1);
-    row.ms = time_median_ms(stream, a.reps, [&] {
+    row.ms = time_median_ms(stream, a.timing(), [&] {
         CUFFT_CHECK(cufftExecR2C(plan, d_spat, d_half));
         rows_to_fm<<<static_cast<unsigned>(g.blocks), dim3(kTile, kTileRows), 0, stream>>>(
             d_half, d_fm, static_cast<unsigned>(c.nlat), static_cast<unsigned>(nh),
@@ -978,7 +1020,7 @@ bool run_sht_cases(cudaStream_t stream, const Args& a, FILE* csv) {
         // Copy yardstick over the stage's own bytes, counted read + written as in the other modes.
         const uint64_t bytes = spat_bytes(c, a.fields) + fm_bytes(c, a.fields);
         ShtRow copy{"-"};
-        copy.ms = copy_ms(stream, bytes, a.reps);
+        copy.ms = copy_ms(stream, bytes, a.timing());
         copy.gbps = 2.0 * static_cast<double>(bytes) / (copy.ms * 1e-3) / 1e9;
         emit("copy", copy);
         emit("cufft", run_sht_synthesis(stream, c, a));
@@ -1176,7 +1218,7 @@ ConvolveRow run_convolve_case(cudaStream_t stream, const Shape& shape, const Arg
         CUDA_CHECK(cudaGetLastError());
     };
 
-    row.ms = time_median_ms(stream, a.reps, [&] {
+    row.ms = time_median_ms(stream, a.timing(), [&] {
         CUFFT_CHECK(cufftExecC2C(plan, d_x, d_t, CUFFT_FORWARD));
         multiply();
         CUFFT_CHECK(cufftExecC2C(plan, d_t, d_y, CUFFT_INVERSE));
@@ -1189,8 +1231,8 @@ ConvolveRow run_convolve_case(cudaStream_t stream, const Shape& shape, const Arg
     // Where the time goes. The multiply alone runs on t as left by the forward transforms, shrinking
     // it by |h|/N each time; the values (and their eventual underflow) do not change its traffic.
     row.fwd_ms =
-        time_median_ms(stream, a.reps, [&] { CUFFT_CHECK(cufftExecC2C(plan, d_x, d_t, CUFFT_FORWARD)); });
-    row.multiply_ms = time_median_ms(stream, a.reps, multiply);
+        time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecC2C(plan, d_x, d_t, CUFFT_FORWARD)); });
+    row.multiply_ms = time_median_ms(stream, a.timing(), multiply);
     CUFFT_CHECK(cufftDestroy(plan));
     CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_t));
