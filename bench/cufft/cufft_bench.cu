@@ -4,8 +4,8 @@
 // --sht, of the Fourier stage of a spherical-harmonic transform done the cuFFT way (below).
 // Standalone: needs only the CUDA runtime and cuFFT.
 //
-//   cufft_bench [--total LOG2] [--reps R] [--warmup S] [--out FILE.csv] [--cases LIST] [--shapes LIST]
-//               [--z2z | --r2c | --convolve]
+//   cufft_bench [--total LOG2] [--reps R] [--warmup S] [--out FILE.csv] [--cases LIST]
+//               [--shapes LIST] [--z2z | --r2c | --convolve]
 //   cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--warmup S] [--out FILE.csv]
 //
 // --z2z times double-precision Z2Z transforms of the same values instead (16 bytes per value in
@@ -232,14 +232,14 @@ struct Args {
 constexpr unsigned kMaxTotalLog2 = 30;         // 2^30 complex values: 8 GiB per f32 buffer, 16 GiB reference
 constexpr uint64_t kMaxN = uint64_t(1) << 31;  // largest case, 1D or the product of a shape
 constexpr size_t kMaxRank = 3;                 // cuFFT's limit
-constexpr int kMinWarmup = 3;     // warm-up executions at least
-constexpr double kMaxWarmupS = 60;  // as `twiddle bench --warmup`
+constexpr int kMinWarmup = 3;                  // warm-up executions at least
+constexpr double kMaxWarmupS = 60;             // as `twiddle bench --warmup`
 
 void usage(FILE* f) {
     std::fprintf(
         f,
-        "usage: cufft_bench [--total LOG2] [--reps R] [--warmup S] [--out FILE.csv] [--cases LIST] [--shapes LIST] "
-        "[--z2z | --r2c | --convolve]\n"
+        "usage: cufft_bench [--total LOG2] [--reps R] [--warmup S] [--out FILE.csv] [--cases LIST] "
+        "[--shapes LIST] [--z2z | --r2c | --convolve]\n"
         "       cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--warmup S] [--out FILE.csv]\n"
         "  --total LOG2   values per case = 2^LOG2 (complex; real with --r2c), batch = max(1, 2^LOG2 / N)\n"
         "                 (default 26)\n"
@@ -370,8 +370,8 @@ Args parse_args(int argc, char** argv) {
             value = arg.substr(eq + 1);
             have_value = true;
         }
-        if (key != "--total" && key != "--reps" && key != "--warmup" && key != "--out" && key != "--cases" && key != "--shapes" &&
-            key != "--sht-cases" && key != "--fields")
+        if (key != "--total" && key != "--reps" && key != "--warmup" && key != "--out" && key != "--cases" &&
+            key != "--shapes" && key != "--sht-cases" && key != "--fields")
             bad_usage("unknown argument '" + arg + "'");
         if (!have_value) {
             if (i + 1 >= argc) bad_usage(key + " needs a value");
@@ -608,7 +608,8 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
         copy_sync(stream, d_a, h.data(), dbytes, cudaMemcpyHostToDevice);
         cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_Z2Z);
         row.ms =
-            time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
+            time_median_ms(stream, a.timing(),
+                           [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
         row.gbps = 2.0 * static_cast<double>(dbytes) / (row.ms * 1e-3) / 1e9;
         CUFFT_CHECK(cufftExecZ2Z(plan, d_b, d_b, CUFFT_INVERSE));
         std::vector<cufftDoubleComplex> back(count);
@@ -627,7 +628,8 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     copy_sync(stream, d_in, h_in.data(), bytes, cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_C2C);
     row.ms =
-        time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
+        time_median_ms(stream, a.timing(),
+                       [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
     row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
     std::vector<cufftComplex> h_out(count);
     copy_sync(stream, h_out.data(), d_out, bytes, cudaMemcpyDeviceToHost);
