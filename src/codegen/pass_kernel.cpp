@@ -658,7 +658,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         w.line("uint i = tid % " + u(TPC) + ";   // invocation within the column");
         if (lanes) {
             // The last stage's butterfly (PassKernel::split_lanes): i in the block's lower half,
-            // its mirror in the upper half.
+            // its mirror in the upper half (dealt_lanes below computes the same on the host).
             w.line("uint lane = i % " + u(lanes) + ", block = i / " + u(lanes) + ";");
             w.line("uint ip = lane < " + u(half_lanes) + " ? block * " + u(half_lanes) + " + lane : " +
                    u(TPC) + " - block * " + u(half_lanes) + " - (" + u(lanes - 1) + " - lane);");
@@ -1080,6 +1080,21 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     auto stage_index = [&](size_t s) -> std::string {
         return lanes && s + 1 == k.stages.size() ? "ip" : "i";
     };
+    // The values stage_index(s) takes over a column's invocations, for the padding's model of
+    // bank conflicts: ip as the prologue's GLSL deals it (keep the two alike). Scored as i, the
+    // last exchange's reads of a split over 128 or more invocations looked free of the 2-way
+    // conflicts they have (r2c 4096 on the H200: 800 wavefronts padded, not 640).
+    std::vector<uint32_t> dealt_lanes = column_lanes;
+    if (lanes)
+        for (uint32_t x = 0; x < TPC; ++x) {
+            const uint32_t lane = x % lanes, block = x / lanes;
+            const uint32_t ip =
+                lane < half_lanes ? block * half_lanes + lane : TPC - block * half_lanes - (lanes - 1 - lane);
+            dealt_lanes[x] = ip == TPC ? TPC / 2 : ip;
+        }
+    auto stage_lanes = [&](size_t s) -> const std::vector<uint32_t>& {
+        return lanes && s + 1 == k.stages.size() ? dealt_lanes : column_lanes;
+    };
     // Stages whose exchanges go through subgroup shuffles (PassKernel::lane_swaps): registers
     // are renamed, not copied, so `names[x]` holds register x (its index's bits are register
     // bits of the layout). Returns the registers in the order of the last stage's slots; the
@@ -1208,7 +1223,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                                                                 : "false";
                     // The values o takes, over every invocation (a superset of those that write).
                     std::vector<uint32_t> o_values;
-                    for (uint32_t x : column_lanes) {
+                    for (uint32_t x : stage_lanes(s)) {
                         const uint32_t qv = x + g * TPC, jv = qv % ns;
                         o_values.push_back((qv - jv) * r + jv);
                     }
@@ -1225,7 +1240,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                 for (uint32_t r2 = 0; r2 < k.groups(next) * next; ++r2) {
                     const Slot sl = slot(next, r2);
                     reads.push_back(at_point({v[r2], "", r2 >= P / 2 ? "true" : "false", sl.guard},
-                                             stage_index(s + 1), column_lanes, sl.offset));
+                                             stage_index(s + 1), stage_lanes(s + 1), sl.offset));
                 }
                 exchange(stage_scope, writes, reads);
                 if (last) out = v;
