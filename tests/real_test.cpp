@@ -181,6 +181,16 @@ TEST_F(Real, SplitThroughShuffles) {
     }
     check_real<float>(FftDesc::r2c(512, 5, RealLayout::padded), Placement::in_place);
     check_real<double>(FftDesc::r2c(1024, 5).with_precision(Precision::f64), Placement::out_of_place);
+    // Looping over tiles, such kernels hold their stage twiddles in registers
+    // (PassKernel::twiddles_in_registers), the last stage's read for the dealt butterflies (ip).
+    const Options looping{.tiles_per_workgroup = 3};
+    for (uint64_t n : {8192ull, 16384ull}) {
+        const FftDesc desc = FftDesc::r2c(n, 7);
+        const PassKernel k = Plan(ctx, desc, looping).logical().passes.at(0).kernel;
+        SCOPED_TRACE(n);
+        EXPECT_TRUE(k.split_lanes > 0 && k.twiddles_in_registers);
+        check_real<float>(desc, Placement::out_of_place, looping);
+    }
 
     Context pretend(ContextOptions{.validation = true});
     pretend.state()->caps.subgroup_size = 4 * lanes;

@@ -194,7 +194,7 @@ struct PassKernel {
     bool prefetch = false;
     // With prefetch: the stage twiddles (Stage::twiddle_offset), which depend on the invocation
     // only, are read into registers once, before the first tile, instead of once per tile.
-    // Not with lane_swaps or split_lanes.
+    // Not with lane_swaps. With split_lanes, the last stage's are read for the dealt butterflies.
     bool twiddles_in_registers = false;
     TileOrder tile_order = TileOrder::interleaved;
     // The invocations of each column lie in one subgroup (one-pass kernels whose columns take at

@@ -831,7 +831,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     };
 
     // PassKernel::twiddles_in_registers: stage s's factor m of butterfly group g, read once.
-    if (k.twiddles_in_registers && (!k.prefetch || shuffles || lanes))
+    if (k.twiddles_in_registers && (!k.prefetch || shuffles))
         throw std::logic_error("pass kernel: twiddles in registers need prefetch and no lane exchanges");
     auto held_twiddle = [](size_t s, uint32_t g, uint32_t m) {
         return "tws" + std::to_string(s) + "_" + std::to_string(g) + "_" + std::to_string(m);
@@ -876,8 +876,10 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                 const Stage& st = k.stages[s];
                 if (st.span == 1) continue;
                 for (uint32_t g = 0; g < k.groups(st.radix); ++g) {
+                    // A split through shuffles deals the last stage by ip (stage_index below).
+                    const std::string index = lanes && s + 1 == k.stages.size() ? "ip" : "i";
                     const std::string j =
-                        "((i + " + u(g * TPC) + ")" +
+                        "((" + index + " + " + u(g * TPC) + ")" +
                         (std::has_single_bit(st.span) ? " & " + u(st.span - 1) : " % " + u(st.span)) + ")";
                     for (uint32_t m = 1; m < st.radix; ++m)
                         w.line(C + " " + held_twiddle(s, g, m) + " = tw[" +

@@ -1185,12 +1185,12 @@ void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& op
 // H200, f32, 2^26 values: 1000 (10 x 10 x 10, 76 words) 3450-3508 -> 3667-3781 GB/s; 8192 (all of
 // the shared memory, 252 words) 3394-3421 -> 3743. Not beyond: 2048 and 4096 (124 words, then
 // 148-154 registers, too many for two workgroups of 256 per multiprocessor) lost 10%, the strided
-// pass of 1024^2 (190 words) 1.5%. One twiddled stage (100 = 10 x 10) gained nothing.
+// pass of 1024^2 (190 words) 1.5%. One twiddled stage (100 = 10 x 10) gained nothing. r2c 16384
+// (split through shuffles, 252 words) 2371-2385 -> 2539-2554.
 constexpr uint32_t kHeldTwiddleWords = 96;
 constexpr uint32_t kHeldTwiddleWordsFullShared = 255;
 bool holds_twiddles(const PassKernel& k, const DeviceCaps& caps) {
-    if (!k.prefetch || k.kind != KernelKind::stockham || !k.lane_swaps.empty() || k.split_lanes ||
-        !k.points_contiguous)
+    if (!k.prefetch || k.kind != KernelKind::stockham || !k.lane_swaps.empty() || !k.points_contiguous)
         return false;
     uint32_t twiddles = 0, stages = 0;
     for (const Stage& st : k.stages)
