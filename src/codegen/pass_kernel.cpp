@@ -702,6 +702,26 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     // The values of an invocation index within its column (i, and ip and io, its permutations).
     std::vector<uint32_t> column_lanes(TPC);
     std::iota(column_lanes.begin(), column_lanes.end(), 0u);
+    // The index by which stage s deals its butterflies: i, or ip for the last stage of a split
+    // through shuffles (PassKernel::split_lanes).
+    auto stage_index = [&](size_t s) -> std::string {
+        return lanes && s + 1 == k.stages.size() ? "ip" : "i";
+    };
+    // The values stage_index(s) takes over a column's invocations, for the padding's model of
+    // bank conflicts: ip as the prologue's GLSL deals it (keep the two alike). Scored as i, the
+    // last exchange's reads of a split over 128 or more invocations looked free of the 2-way
+    // conflicts they have (r2c 4096 on the H200: 800 wavefronts padded, not 640).
+    std::vector<uint32_t> dealt_lanes = column_lanes;
+    if (lanes)
+        for (uint32_t x = 0; x < TPC; ++x) {
+            const uint32_t lane = x % lanes, block = x / lanes;
+            const uint32_t ip =
+                lane < half_lanes ? block * half_lanes + lane : TPC - block * half_lanes - (lanes - 1 - lane);
+            dealt_lanes[x] = ip == TPC ? TPC / 2 : ip;
+        }
+    auto stage_lanes = [&](size_t s) -> const std::vector<uint32_t>& {
+        return stage_index(s) == "ip" ? dealt_lanes : column_lanes;
+    };
     auto numbered = [](const char* prefix, uint32_t r) { return prefix + std::to_string(r); };
     // Whether point `x` of a column lies in its upper half, for exchanges in halves
     // (exchange_rounds 4): "true", "false" or a GLSL condition. `at_least` and `below` bound x.
@@ -876,10 +896,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                 const Stage& st = k.stages[s];
                 if (st.span == 1) continue;
                 for (uint32_t g = 0; g < k.groups(st.radix); ++g) {
-                    // A split through shuffles deals the last stage by ip (stage_index below).
-                    const std::string index = lanes && s + 1 == k.stages.size() ? "ip" : "i";
                     const std::string j =
-                        "((" + index + " + " + u(g * TPC) + ")" +
+                        "((" + stage_index(s) + " + " + u(g * TPC) + ")" +
                         (std::has_single_bit(st.span) ? " & " + u(st.span - 1) : " % " + u(st.span)) + ")";
                     for (uint32_t m = 1; m < st.radix; ++m)
                         w.line(C + " " + held_twiddle(s, g, m) + " = tw[" +
@@ -1078,25 +1096,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     // Stockham stages. Invocation i does butterflies q = i + g * TPC (g < groups) on registers
     // v[m * groups + g]; the last stage leaves point i + slot(last_radix, reg).offset in the
     // registers returned (reg). `tag` keeps the index names of a second run apart. A split through
-    // shuffles deals the last stage's butterflies by ip instead of i (PassKernel::split_lanes).
-    auto stage_index = [&](size_t s) -> std::string {
-        return lanes && s + 1 == k.stages.size() ? "ip" : "i";
-    };
-    // The values stage_index(s) takes over a column's invocations, for the padding's model of
-    // bank conflicts: ip as the prologue's GLSL deals it (keep the two alike). Scored as i, the
-    // last exchange's reads of a split over 128 or more invocations looked free of the 2-way
-    // conflicts they have (r2c 4096 on the H200: 800 wavefronts padded, not 640).
-    std::vector<uint32_t> dealt_lanes = column_lanes;
-    if (lanes)
-        for (uint32_t x = 0; x < TPC; ++x) {
-            const uint32_t lane = x % lanes, block = x / lanes;
-            const uint32_t ip =
-                lane < half_lanes ? block * half_lanes + lane : TPC - block * half_lanes - (lanes - 1 - lane);
-            dealt_lanes[x] = ip == TPC ? TPC / 2 : ip;
-        }
-    auto stage_lanes = [&](size_t s) -> const std::vector<uint32_t>& {
-        return lanes && s + 1 == k.stages.size() ? dealt_lanes : column_lanes;
-    };
+    // shuffles deals the last stage's butterflies by ip instead of i (stage_index above).
     // Stages whose exchanges go through subgroup shuffles (PassKernel::lane_swaps): registers
     // are renamed, not copied, so `names[x]` holds register x (its index's bits are register
     // bits of the layout). Returns the registers in the order of the last stage's slots; the
