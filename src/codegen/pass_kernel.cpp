@@ -25,6 +25,10 @@ std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 // 0.7263, 0.8316, 0.7737, 0.5706.
 constexpr uint32_t kTileGroup = 128;
 
+// The smallest radix whose stage twiddles a kernel forms as products of fewer table reads
+// (emit_stage_factors in generate_pass_kernel).
+constexpr uint32_t kFactoredTwiddleRadix = 32;
+
 // Which invocations an exchange moves values between: those of one column (the stages of a
 // one-pass kernel), or any of the workgroup's.
 enum class Scope { column, workgroup };
@@ -663,6 +667,9 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             w.line("uint ip = lane < " + u(half_lanes) + " ? block * " + u(half_lanes) + " + lane : " +
                    u(TPC) + " - block * " + u(half_lanes) + " - (" + u(lanes - 1) + " - lane);");
             w.line("if (ip == " + u(TPC) + ") ip = " + u(TPC / 2) + ";");
+            // split's factor W_{2R}^k for the points k = ip + r TPC is W_{2R}^ip (one table read
+            // per invocation, kept across tiles) times a constant per register r.
+            w.line(C + " wip = tw[" + u(k.real_offset) + " + ip];");
         }
     } else {
         w.line("uint lc = tid % " + u(B) + ";  // column within the tile");
@@ -1104,6 +1111,34 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     const std::vector<std::vector<uint8_t>> layouts =
         shuffles ? lane_layouts(k) : std::vector<std::vector<uint8_t>>{};
     const uint32_t t_bits = static_cast<uint32_t>(std::countr_zero(TPC));
+    // The factors W_{span r}^{j m}, 1 <= m < r, of a stage of radix r at column index `j`: read
+    // from the table, one per m. For radix 32 and above, each invocation reads only those of
+    // m < b and of the multiples of b (b ~ sqrt(r)), named `prefix`m, and forms the others as one
+    // product of two, m = a + b c -> W^{ja} W^{jbc}: 10 reads instead of 31 for radix 32. On the
+    // H200 that made c2c 16384 (two radix-32 stages, 62 reads) 5% faster and r2c 32768 too, for
+    // 2-3% more error; for radix 16 (6 reads instead of 15) it was no faster (bench/RESULTS.md,
+    // twenty-second run), so smaller radices keep the exact reads.
+    auto emit_stage_factors = [&](const Stage& st, const std::string& j, const std::string& prefix) {
+        const uint32_t r = st.radix;
+        auto read = [&](uint32_t m) {
+            return "tw[" + u(st.twiddle_offset + (m - 1) * st.span) + " + " + j + "]";
+        };
+        std::vector<std::string> f(r);
+        if (r < kFactoredTwiddleRadix) {
+            for (uint32_t m = 1; m < r; ++m) f[m] = read(m);
+            return f;
+        }
+        uint32_t b = 1;
+        while (b * b < r) ++b;
+        for (uint32_t m = 1; m < r; ++m)
+            if (m < b || m % b == 0) {
+                f[m] = prefix + std::to_string(m);
+                w.line(C + " " + f[m] + " = " + read(m) + ";");
+            }
+        for (uint32_t m = 1; m < r; ++m)
+            if (f[m].empty()) f[m] = "cmul(" + f[m % b] + ", " + f[m - m % b] + ")";
+        return f;
+    };
     auto run_shuffle_stages = [&]() {
         std::vector<std::string> names = v;
         uint32_t span_bits = 0;
@@ -1202,13 +1237,16 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                            (std::has_single_bit(ns) ? " & " + u(ns - 1) : " % " + u(ns)) + ";");
                 std::vector<std::string> regs;
                 for (uint32_t m = 0; m < r; ++m) regs.push_back(v[m * groups + g]);
-                if (ns > 1)
+                if (ns > 1) {
+                    std::vector<std::string> factors(r);
+                    if (k.twiddles_in_registers)
+                        for (uint32_t m = 1; m < r; ++m) factors[m] = held_twiddle(s, g, m);
+                    else
+                        factors = emit_stage_factors(
+                            st, j, "f" + tag + std::to_string(s) + "_" + std::to_string(g) + "_");
                     for (uint32_t m = 1; m < r; ++m)
-                        w.line(regs[m] + " = cmul(" + regs[m] + ", " +
-                               (k.twiddles_in_registers
-                                    ? held_twiddle(s, g, m)
-                                    : "tw[" + u(st.twiddle_offset + (m - 1) * ns) + " + " + j + "]") +
-                               ");");
+                        w.line(regs[m] + " = cmul(" + regs[m] + ", " + factors[m] + ");");
+                }
                 const auto res = emit_dft(w, regs, k.precision, temps);
                 if (complete) {
                     // ns * r == R: output m of butterfly q lands at q + m * ns (slot(r, g + m * groups)).
@@ -1344,7 +1382,11 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                    " ? " + mirror + " : zm;");
             w.open("if (live)");
             w.line("uint sk = ip + " + u(r * TPC) + ", sm = " + u(R) + " - sk;");
-            emit_split_pair(out[r], "zm");
+            const std::complex<long double> step = unit_root(r * TPC, 2 * uint64_t(R));
+            emit_split_pair(out[r], "zm",
+                            r == 0 ? "wip"
+                                   : "cmul(wip, " + C + "(" + literal(step.real(), k.precision) + ", " +
+                                         literal(step.imag(), k.precision) + "))");
             // Band-limited spectra store points k < m only (sk < (r + 1) * TPC, sm <= R).
             const std::string low = (r + 1) * TPC <= m ? "" : "if (sk < " + u(m) + ") ";
             const std::string high = R < m ? "" : "if (sm < " + u(m) + ") ";
