@@ -36,6 +36,7 @@ struct BenchArgs {
     // Spherical-harmonic Fourier stages instead of the transforms: NLATxNPHIxMMAX each.
     std::vector<std::string> sht;
     uint64_t fields = 1;
+    std::string sht_passes = "auto";  // automatic, one or two (sht::Passes)
     // Convolutions instead: the shape of one transform each, batched to 2^total values.
     std::vector<std::string> convolve;
     // Side by side with other libraries (bench_compare.cpp), and where the plot goes.

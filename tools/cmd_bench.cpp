@@ -116,7 +116,10 @@ sht::Grid parse_sht_case(const std::string& text) {
 template <typename T>
 std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const BenchArgs& a, double copy) {
     grid.precision = std::is_same_v<T, double> ? Precision::f64 : Precision::f32;
-    const sht::StageOptions options{.fft = a.options};
+    const sht::StageOptions options{.passes = a.sht_passes == "one"   ? sht::Passes::one
+                                              : a.sht_passes == "two" ? sht::Passes::two
+                                                                      : sht::Passes::automatic,
+                                    .fft = a.options};
     const sht::FourierStage stage(ctx, grid, options);
     const auto support = sht::support(ctx.caps(), grid, options);
     Buffer fm(ctx, grid.spectral_bytes()), spat(ctx, grid.spatial_bytes());
@@ -424,6 +427,10 @@ void add_bench_command(CLI::App& app) {
         ->check(parsed_by(parse_sht_case));
     cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--sht-passes", a->sht_passes,
+                    "With --sht: the fft strategy's passes, sht::Passes (default auto, one pass for now; "
+                    "two: the four-step form)")
+        ->check(CLI::IsMember({"auto", "one", "two"}));
     cmd->add_option("--convolve", a->convolve,
                     "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "
                     "batched to 2^total values, forward, product with one filter spectrum, inverse: as a "

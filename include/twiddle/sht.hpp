@@ -66,8 +66,21 @@ TWIDDLE_API std::string_view to_string(Strategy s);
 // Parses "fft" and "dft"; throws twiddle::Error otherwise.
 TWIDDLE_API Strategy parse_strategy(std::string_view name);
 
+// How the fft strategy passes through memory:
+//   automatic: one, until two passes are measured on a GPU (bench/RESULTS.md: at nphi 8192 one
+//              pass reads or writes the m-major side in runs of two or four latitudes, which on
+//              the H200 moves memory at 20-40% of a copy's rate);
+//   one:       the planner's plan of the rows' real transforms: one pass where the half-length
+//              transform fits a workgroup;
+//   two:       the half-length transform in the four-step form (nphi a multiple of 128): a pass
+//              on the m-major side whose workgroups take runs of 32 latitudes, joined or split
+//              in it, and a strided pass along each row; a scratch buffer of the spatial side's
+//              size between them. Throws UnsupportedError where nphi is not such a multiple.
+enum class Passes { automatic, one, two };
+
 struct StageOptions {
     Strategy strategy = Strategy::fft;
+    Passes passes = Passes::automatic;
     // fft: the planner's options for the stage's real transforms. Among them max_radix: the
     // largest butterfly, 2 or 4 as the seed's radix-2 and radix-4 Stockham kernels (or 8, 16,
     // 32; 0 the planner's choice; radices of nphi's other prime factors are their own); and

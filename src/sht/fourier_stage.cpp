@@ -7,6 +7,7 @@
 
 #include "core/unit_root.hpp"
 #include "sht/direct_sum.hpp"
+#include "sht/four_step.hpp"
 #include "twiddle/desc.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/logical_plan.hpp"
@@ -42,10 +43,62 @@ FftDesc analysis_desc(const Grid& g) {
         .with_precision(g.precision);
 }
 
+// The four-step form's pass along each row (see sht/four_step.hpp): transforms of `columns`
+// points over n1 (z_{n2 + P n1}, the row's complex pairs) and k1 (scratch point k1 P + n2), P
+// apart on both sides, repeated over n2 and over the rows. Synthesis runs it inverse from the
+// scratch to spat (viewed as complex pairs), analysis forward from spat to the scratch.
+FftDesc four_step_row_desc(const Grid& g, bool synthesis) {
+    const uint64_t M = g.nphi / 2, columns = four_step_columns(g);
+    return FftDesc::guru({Dim{columns, kFourStepPoints, kFourStepPoints}},
+                         {Dim{kFourStepPoints, 1, 1}, Dim{g.fields * g.nlat, M, M}})
+        .with_normalization(synthesis ? Normalization::forward : Normalization::backward)
+        .with_precision(g.precision);
+}
+
+// The row pass's factors W_M^{k1 n2} (e^{-}) at k1 P + n2, applied as a product when analysis
+// stores them and conjugated when synthesis loads them.
+FftCallbacks four_step_callbacks(const Grid& g, bool synthesis) {
+    const uint64_t M = g.nphi / 2;
+    FftCallbacks c;
+    c.operand = true;
+    c.operand_type = g.precision == Precision::f64 ? DataType::complex128 : DataType::complex64;
+    if (synthesis) {
+        const std::string C = g.precision == Precision::f64 ? "dvec2" : "vec2";
+        c.load = C + " w = operand_at(index % " + std::to_string(M) + "u); return cmul(value, " + C +
+                 "(w.x, -w.y));";
+    } else {
+        c.multiply = true;
+        c.multiply_period = M;
+    }
+    return c;
+}
+
+// Whether the four-step form's m-major pass exchanges one component at a time: where the
+// complex tile does not fit the device's shared memory (f64 on lavapipe).
+bool by_component(const DeviceCaps& caps, const Grid& g) {
+    return four_step_shared_bytes(g, false) > caps.max_shared_memory_bytes;
+}
+
+// Whether the fft strategy takes the four-step form for `g` under `o` (throws where Passes::two
+// cannot apply).
+bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions& o) {
+    const bool applies = four_step_applies(g) && g.fields * g.nlat * g.nphi < (uint64_t(1) << 32) &&
+                         four_step_shared_bytes(g, true) <= caps.max_shared_memory_bytes;
+    if (o.passes == Passes::two && !applies)
+        throw UnsupportedError(
+            "sht::FourierStage: two passes need nphi a multiple of " + std::to_string(4 * kFourStepPoints) +
+            ", fields * nlat * nphi below 2^32 and " + std::to_string(four_step_shared_bytes(g, true)) +
+            " bytes of shared memory, got nphi " + std::to_string(g.nphi));
+    return o.passes == Passes::two;
+}
+
 void validate(const StageOptions& o) {
     if (o.strategy != Strategy::fft && o.strategy != Strategy::dft)
         throw Error("StageOptions.strategy is not a twiddle::sht::Strategy value (" +
                     std::to_string(static_cast<int>(o.strategy)) + ")");
+    if (o.passes != Passes::automatic && o.passes != Passes::one && o.passes != Passes::two)
+        throw Error("StageOptions.passes is not a twiddle::sht::Passes value (" +
+                    std::to_string(static_cast<int>(o.passes)) + ")");
 }
 
 // The dft strategy's limits on a device (empty when it fits).
@@ -117,8 +170,22 @@ std::vector<StrategySupport> support(const DeviceCaps& caps, const Grid& grid, c
     StrategySupport fft;
     fft.strategy = Strategy::fft;
     try {
-        fft.synthesis = describe(plan(synthesis_desc(grid), caps, options.fft));
-        fft.analysis = describe(plan(analysis_desc(grid), caps, options.fft));
+        if (takes_two_passes(caps, grid, options)) {
+            for (bool synthesis : {true, false}) {
+                StrategySupport::Run& run = synthesis ? fft.synthesis : fft.analysis;
+                run = describe(plan(four_step_row_desc(grid, synthesis), caps, options.fft));
+                run.passes += 1;
+                run.workgroup_size = std::max(run.workgroup_size, kFourStepWorkgroup);
+                run.shared_bytes =
+                    std::max(run.shared_bytes, four_step_shared_bytes(grid, by_component(caps, grid)));
+                run.summary = "four-step: " + std::to_string(four_step_columns(grid)) + " columns of " +
+                              std::to_string(kFourStepPoints) + " points, the m-major pass in runs of " +
+                              std::to_string(kFourStepLatitudes) + " latitudes, then " + run.summary;
+            }
+        } else {
+            fft.synthesis = describe(plan(synthesis_desc(grid), caps, options.fft));
+            fft.analysis = describe(plan(analysis_desc(grid), caps, options.fft));
+        }
         fft.supported = true;
     } catch (const UnsupportedError& e) {
         fft.reason = e.what();
@@ -145,7 +212,11 @@ struct FourierStage::Impl {
     // fft
     std::optional<Plan> synthesis_plan;
     std::optional<Plan> analysis_plan;
-    // dft
+    // fft in two passes (four_step): the row passes are synthesis_plan and analysis_plan, the
+    // m-major pass these kernels (table: W_nphi^k, k < M), with the row passes' factors.
+    bool four_step = false;
+    std::optional<vk::AllocatedBuffer> row_factors;
+    // dft (table: W_nphi^e, e < nphi), and the m-major pass of four_step
     std::optional<vk::ComputeKernel> synthesis_kernel;
     std::optional<vk::ComputeKernel> analysis_kernel;
     std::optional<vk::AllocatedBuffer> table;
@@ -153,10 +224,13 @@ struct FourierStage::Impl {
     mutable std::mutex scratch_mutex;
     mutable std::optional<vk::AllocatedBuffer> scratch;  // synthesize()'s and analyze()'s
 
+    // The four-step form's rows between its passes (the spatial side's size), before the row
+    // passes' own scratch.
+    uint64_t row_bytes() const { return four_step ? grid.spatial_bytes() : 0; }
     uint64_t scratch_bytes() const {
         if (!synthesis_plan) return 0;
-        return std::max(synthesis_plan->scratch_bytes(Placement::out_of_place),
-                        analysis_plan->scratch_bytes(Placement::out_of_place));
+        return row_bytes() + std::max(synthesis_plan->scratch_bytes(Placement::out_of_place),
+                                      analysis_plan->scratch_bytes(Placement::out_of_place));
     }
 
     // Checks the views of one direction (`source` read, `destination` written) and records it.
@@ -173,6 +247,28 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
     p.state = context.state();
     p.grid = grid;
     p.options = options;
+    constexpr uint32_t kPushBytes = 2 * sizeof(uint32_t);
+    if (options.strategy == Strategy::fft && takes_two_passes(context.caps(), grid, options)) {
+        p.four_step = true;
+        p.synthesis_plan.emplace(context, four_step_row_desc(grid, true), options.fft,
+                                 four_step_callbacks(grid, true));
+        p.analysis_plan.emplace(context, four_step_row_desc(grid, false), options.fft,
+                                four_step_callbacks(grid, false));
+        const uint64_t M = grid.nphi / 2;
+        std::vector<std::complex<long double>> roots(M), factors(M);
+        for (uint64_t k = 0; k < M; ++k) roots[k] = unit_root(k, grid.nphi);
+        for (uint64_t k1 = 0; k1 < M / kFourStepPoints; ++k1)
+            for (uint64_t n2 = 0; n2 < kFourStepPoints; ++n2)
+                factors[k1 * kFourStepPoints + n2] = unit_root(k1 * n2, M);
+        p.table = vk::upload_table(*p.state, roots, grid.precision);
+        p.row_factors = vk::upload_table(*p.state, factors, grid.precision);
+        const bool components = by_component(context.caps(), grid);
+        p.synthesis_kernel.emplace(*p.state, generate_four_step_synthesis(grid, components),
+                                   "sht-four-step-synthesis", 3, kPushBytes);
+        p.analysis_kernel.emplace(*p.state, generate_four_step_analysis(grid, components),
+                                  "sht-four-step-analysis", 3, kPushBytes);
+        return;
+    }
     if (options.strategy == Strategy::fft) {
         p.synthesis_plan.emplace(context, synthesis_desc(grid), options.fft);
         p.analysis_plan.emplace(context, analysis_desc(grid), options.fft);
@@ -183,7 +279,6 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
     std::vector<std::complex<long double>> roots(grid.nphi);  // W_nphi^e, e < nphi
     for (uint64_t e = 0; e < grid.nphi; ++e) roots[e] = unit_root(e, grid.nphi);
     p.table = vk::upload_table(*p.state, roots, grid.precision);
-    constexpr uint32_t kPushBytes = 2 * sizeof(uint32_t);
     p.synthesis_kernel.emplace(*p.state, generate_direct_synthesis(grid), "sht-direct-synthesis", 3,
                                kPushBytes);
     p.analysis_kernel.emplace(*p.state, generate_direct_analysis(grid), "sht-direct-analysis", 3, kPushBytes);
@@ -216,6 +311,34 @@ void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const Buffe
         if (vk::overlap(scratch_view, scratch_need, source, source_bytes) ||
             vk::overlap(scratch_view, scratch_need, destination, destination_bytes))
             throw Error(where + "scratch overlaps fm or spat");
+    }
+    if (four_step) {
+        const BufferView rows{scratch_view.buffer, scratch_view.offset, row_bytes(), scratch_view.usage};
+        const BufferView rest{scratch_view.buffer, scratch_view.offset + row_bytes(),
+                              scratch_view.size - row_bytes(), scratch_view.usage};
+        const BufferView factors{row_factors->buffer.get(), 0, row_factors->size, row_factors->usage};
+        // The m-major pass binds fm and the rows; spat is the row pass's, as complex pairs.
+        auto m_major_pass = [&](const BufferView& from, uint64_t from_bytes, const BufferView& to,
+                                uint64_t to_bytes) {
+            const vk::Binding src = vk::bind(s, from, from_bytes, element);
+            const vk::Binding dst = vk::bind(s, to, to_bytes, element);
+            const uint32_t push[2] = {src.element_offset, dst.element_offset};
+            const VkDescriptorBufferInfo buffers[] = {
+                src.info, dst.info, {table->buffer.get(), 0, table->size}};
+            (synthesis ? *synthesis_kernel : *analysis_kernel)
+                .dispatch(cmd, buffers, std::span(reinterpret_cast<const uint8_t*>(push), sizeof push),
+                          four_step_workgroups(grid));
+        };
+        if (synthesis) {
+            m_major_pass(source, source_bytes, rows, row_bytes());
+            vk::record_compute_barrier(cmd);
+            synthesis_plan->record(cmd, rows, destination, rest, Direction::inverse, factors);
+        } else {
+            analysis_plan->record(cmd, source, rows, rest, Direction::forward, factors);
+            vk::record_compute_barrier(cmd);
+            m_major_pass(rows, row_bytes(), destination, destination_bytes);
+        }
+        return;
     }
     if (synthesis_plan) {
         if (synthesis)
