@@ -1,6 +1,7 @@
 // twiddle::sht::FourierStage: the fft strategy as two real plans whose descs carry the seed's
-// layouts (the m-major change fused into their loads and stores), the dft strategy as two
-// kernels of its own.
+// layouts (the m-major change fused into their loads and stores), or in two passes each
+// (Passes::two: a kernel of sht/four_step on the m-major side and a c2c plan along the rows);
+// the dft strategy as two kernels of its own.
 #include <algorithm>
 #include <mutex>
 #include <optional>
