@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "codegen/glsl_writer.hpp"
 #include "core/unit_root.hpp"
 #include "sht/direct_sum.hpp"
 #include "sht/four_step.hpp"
@@ -64,7 +65,7 @@ FftCallbacks four_step_callbacks(const Grid& g, bool synthesis) {
     c.operand = true;
     c.operand_type = g.precision == Precision::f64 ? DataType::complex128 : DataType::complex64;
     if (synthesis) {
-        const std::string C = g.precision == Precision::f64 ? "dvec2" : "vec2";
+        const std::string C(codegen::types(g.precision).complex);
         c.load = C + " w = operand_at(index % " + std::to_string(M) + "u); return cmul(value, " + C +
                  "(w.x, -w.y));";
     } else {
