@@ -274,6 +274,28 @@ TEST_F(Sht, TwoPasses) {
                  UnsupportedError);
 }
 
+// Passes::automatic chooses per direction: at nphi 4096 synthesis in one pass, analysis in two;
+// from 8192 both in two; below 4096 both in one.
+TEST_F(Sht, AutomaticPasses) {
+    const Context& ctx = testing::device();
+    auto passes = [&](const sht::Grid& g) {
+        const auto s = sht::support(ctx.caps(), g);
+        return std::pair{s[0].synthesis.passes, s[0].analysis.passes};
+    };
+    EXPECT_EQ(passes({.nlat = 8, .nphi = 2048, .mmax = 1023}), std::pair(size_t(1), size_t(1)));
+    EXPECT_EQ(passes({.nlat = 8, .nphi = 8192, .mmax = 4095}), std::pair(size_t(2), size_t(2)));
+    const sht::Grid mixed{.nlat = 9, .nphi = 4096, .mmax = 2047};
+    EXPECT_EQ(passes(mixed), std::pair(size_t(1), size_t(2)));
+    check_stage<float>(mixed, {});
+    const sht::FourierStage stage(ctx, mixed);
+    EXPECT_LE(round_trip_error(stage), kBound32);
+    // Where the four-step form cannot apply (nphi not a multiple of 128), the planner's plan.
+    const auto odd = sht::support(ctx.caps(), {.nlat = 2, .nphi = 8200, .mmax = 4099});
+    ASSERT_TRUE(odd[0].supported) << odd[0].reason;
+    EXPECT_EQ(odd[0].synthesis.summary.find("four-step"), std::string::npos) << odd[0].synthesis.summary;
+    EXPECT_EQ(odd[0].analysis.summary.find("four-step"), std::string::npos) << odd[0].analysis.summary;
+}
+
 TEST_F(Sht, Support) {
     const sht::Grid g{.nlat = 64, .nphi = 1024, .mmax = 511};
     const auto all = sht::support(testing::device().caps(), g);
@@ -311,6 +333,10 @@ TEST_F(Sht, Errors) {
     EXPECT_THROW(sht::support(ctx.caps(), {.nlat = 4, .nphi = 7, .mmax = 4}), Error);
     EXPECT_THROW(sht::support(ctx.caps(), {.nlat = 4, .nphi = 7, .mmax = uint64_t(1) << 63}), Error);
     EXPECT_THROW(sht::parse_strategy("fast"), Error);
+    EXPECT_THROW(sht::FourierStage(ctx, {.nlat = 4, .nphi = 16, .mmax = 7}, {.passes = sht::Passes(7)}),
+                 Error);
+    EXPECT_THROW(sht::support(ctx.caps(), {.nlat = 4, .nphi = 16, .mmax = 7}, {.passes = sht::Passes(7)}),
+                 Error);
     for (auto strategy : {sht::Strategy::fft, sht::Strategy::dft}) {
         const sht::Grid g{.nlat = 4, .nphi = 16, .mmax = 7};
         const sht::FourierStage stage(ctx, g, {.strategy = strategy});

@@ -16,7 +16,9 @@
 #include "cpu/reference.hpp"
 #include "peers/peer.hpp"
 #include "shape_args.hpp"
+#include "sht/four_step.hpp"
 #include "twiddle/twiddle.hpp"
+#include "vk/compute_kernel.hpp"
 #include "vk/memory.hpp"
 
 namespace twiddle::cli {
@@ -40,6 +42,9 @@ struct ShtRow {
     bool synthesis = true;
     size_t passes = 0;
     double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
+    // With --pass-times and the four-step form: each pass's share of ms in order (synthesis: the
+    // m-major pass, then the rows; analysis the reverse).
+    std::vector<double> pass_ms;
     std::string status;
 };
 
@@ -63,6 +68,17 @@ std::string pass_list(const std::vector<double>& ms) {
     return out;
 }
 
+// The driver's statistics of each kernel (--kernel-stats), one line per pass: "label pass p: [name:
+// value] ...".
+void print_statistics(const std::string& label,
+                      const std::vector<std::vector<std::pair<std::string, std::string>>>& passes) {
+    for (size_t p = 0; p < passes.size(); ++p) {
+        std::printf("%s pass %zu:", label.c_str(), p);
+        for (const auto& [name, value] : passes[p]) std::printf(" [%s: %s]", name.c_str(), value.c_str());
+        std::printf("\n");
+    }
+}
+
 // One case (`batch` arrays of `shape`, each transformed over all of its axes: complex to complex,
 // or with --real real to half spectrum) on twiddle's plan, gated on its accuracy against the
 // long-double reference, then timed. GB/s counts the bytes of the input and of the output once.
@@ -74,14 +90,7 @@ Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const Benc
     const CaseData data(c);
     peer.prepare(c, data);
     row.passes = peer.plan().passes();
-    if (a.kernel_stats) {
-        const auto stats = peer.plan().kernel_statistics();
-        for (size_t p = 0; p < stats.size(); ++p) {
-            std::printf("N=%llu pass %zu:", static_cast<unsigned long long>(c.n), p);
-            for (const auto& [name, value] : stats[p]) std::printf(" [%s: %s]", name.c_str(), value.c_str());
-            std::printf("\n");
-        }
-    }
+    if (a.kernel_stats) print_statistics("N=" + std::to_string(c.n), peer.plan().kernel_statistics());
     const uint64_t in_bytes = c.input_bytes(), out_bytes = c.output_bytes();
     buffers.in.upload(data.input(), in_bytes);
     peer.run();
@@ -122,6 +131,33 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
                                     .fft = a.options};
     const sht::FourierStage stage(ctx, grid, options);
     const auto support = sht::support(ctx.caps(), grid, options);
+    // With --pass-times or --kernel-stats, the four-step form's row plans and m-major kernels
+    // built again, to time the row pass alone and to print the kernels' statistics.
+    bool two_passes[2];
+    std::optional<Plan> row_plans[2];
+    std::optional<Buffer> factors;
+    for (bool synthesis : {true, false}) {
+        const int d = synthesis ? 0 : 1;
+        two_passes[d] = sht::takes_two_passes(ctx.caps(), grid, options, synthesis);
+        if (!two_passes[d] || !(a.pass_times || a.kernel_stats)) continue;
+        row_plans[d].emplace(ctx, sht::four_step_row_desc(grid, synthesis),
+                             sht::four_step_row_options(a.options),
+                             sht::four_step_callbacks(grid, synthesis));
+        if (!factors) {
+            const auto table = sht::four_step_row_factors(grid);
+            std::vector<std::complex<T>> values(table.begin(), table.end());
+            factors.emplace(ctx, values.size() * sizeof values[0]);
+            factors->upload(values.data(), values.size() * sizeof values[0]);
+        }
+        if (!a.kernel_stats) continue;
+        const vk::ComputeKernel m_major(
+            *ctx.state(),
+            synthesis ? sht::generate_four_step_synthesis(grid) : sht::generate_four_step_analysis(grid),
+            "sht-four-step", 3, 2 * sizeof(uint32_t));
+        const std::string direction = synthesis ? "synthesis" : "analysis";
+        print_statistics(direction + " m-major", {m_major.statistics()});
+        print_statistics(direction + " rows", row_plans[d]->kernel_statistics());
+    }
     Buffer fm(ctx, grid.spectral_bytes()), spat(ctx, grid.spatial_bytes());
     std::optional<Buffer> scratch;
     if (stage.scratch_bytes() > 0) scratch.emplace(ctx, stage.scratch_bytes());
@@ -193,6 +229,21 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
             row.gbps =
                 static_cast<double>(grid.spectral_bytes() + grid.spatial_bytes()) / (row.ms * 1e-3) / 1e9;
             row.copy_fraction = row.gbps / copy;
+            if (a.pass_times && two_passes[synthesis ? 0 : 1]) {
+                // The row pass alone, as the stage records it (scratch rows in, spat out, or the
+                // reverse); the m-major pass is the rest.
+                const double rows_ms = time_median(ctx, a.reps, a.warm_up, [&](VkCommandBuffer cmd) {
+                    const Plan& plan = synthesis ? *row_plans[0] : *row_plans[1];
+                    const BufferView rows_view{scratch_view.buffer, scratch_view.offset, grid.spatial_bytes(),
+                                               scratch_view.usage};
+                    const BufferView rest{scratch_view.buffer, scratch_view.offset + grid.spatial_bytes(),
+                                          scratch_view.size - grid.spatial_bytes(), scratch_view.usage};
+                    plan.record(cmd, synthesis ? rows_view : spat.view(), synthesis ? spat.view() : rows_view,
+                                rest, synthesis ? Direction::inverse : Direction::forward, factors->view());
+                });
+                row.pass_ms = synthesis ? std::vector<double>{row.ms - rows_ms, rows_ms}
+                                        : std::vector<double>{rows_ms, row.ms - rows_ms};
+            }
             row.status = "ok";
         }
         out.push_back(row);
@@ -341,8 +392,8 @@ void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows,
                        double copy) {
     nlohmann::json cases = nlohmann::json::array();
     std::ostringstream f;
-    f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status\n";
-    f << "copy,-,0,0,0,0,0,0," << copy << ",1,0,ok\n";
+    f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status,pass_ms\n";
+    f << "copy,-,0,0,0,0,0,0," << copy << ",1,0,ok,\n";
     for (const ShtRow& r : rows) {
         const char* direction = r.synthesis ? "synthesis" : "analysis";
         cases.push_back({{"direction", direction},
@@ -355,10 +406,11 @@ void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows,
                          {"gbps", r.gbps},
                          {"copy_fraction", r.copy_fraction},
                          {"rel_l2", r.rel_l2},
-                         {"status", r.status}});
+                         {"status", r.status},
+                         {"pass_ms", r.pass_ms}});
         f << "twiddle," << direction << "," << r.grid.nlat << "," << r.grid.nphi << "," << r.grid.mmax << ","
           << r.grid.fields << "," << r.passes << "," << r.ms << "," << r.gbps << "," << r.copy_fraction << ","
-          << r.rel_l2 << "," << csv_field(r.status) << "\n";
+          << r.rel_l2 << "," << csv_field(r.status) << "," << pass_list(r.pass_ms) << "\n";
     }
     write_results_file(path, caps, copy, std::move(cases), f.str());
 }
@@ -392,9 +444,11 @@ void add_bench_command(CLI::App& app) {
                   "counting the reals read and the half spectrum written");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
-    cmd->add_flag("--pass-times", a->pass_times,
-                  "Also time each pass of multi-pass plans (the first p passes less the first p - 1, "
-                  "medians): shows which pass the time goes to");
+    cmd->add_flag(
+        "--pass-times", a->pass_times,
+        "Also time each pass of multi-pass plans (the first p passes less the first p - 1, "
+        "medians), and with --sht each of the two-pass stage's (the row pass alone, the m-major pass "
+        "the rest): shows which pass the time goes to");
     cmd->add_option("--copy-shared", a->copy_shared,
                     "Also time the copy with each workgroup holding this many bytes of shared memory "
                     "(a list): shows how shared memory limits resident workgroups")
@@ -428,8 +482,8 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--sht-passes", a->sht_passes,
-                    "With --sht: the fft strategy's passes, sht::Passes (default auto, one pass for now; "
-                    "two: the four-step form)")
+                    "With --sht: the fft strategy's passes, sht::Passes (default auto: two from nphi 8192 "
+                    "for synthesis and 4096 for analysis; two: the four-step form)")
         ->check(CLI::IsMember({"auto", "one", "two"}));
     cmd->add_option("--convolve", a->convolve,
                     "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "
@@ -515,11 +569,12 @@ void add_bench_command(CLI::App& app) {
             std::printf("%20s %7s %10s %6s %10s %10s %6s %10s  %s\n", "nlat x nphi x mmax", "fields",
                         "direction", "passes", "ms", "GB/s", "copy", "rel_l2", "status");
             for (const ShtRow& r : rows)
-                std::printf("%20s %7llu %10s %6zu %10.4f %10.1f %5.0f%% %10.2e  %s\n",
+                std::printf("%20s %7llu %10s %6zu %10.4f %10.1f %5.0f%% %10.2e  %s%s%s\n",
                             shape_name({r.grid.nlat, r.grid.nphi, r.grid.mmax}).c_str(),
                             static_cast<unsigned long long>(r.grid.fields),
                             r.synthesis ? "synthesis" : "analysis", r.passes, r.ms, r.gbps,
-                            100 * r.copy_fraction, r.rel_l2, r.status.c_str());
+                            100 * r.copy_fraction, r.rel_l2, r.status.c_str(),
+                            r.pass_ms.empty() ? "" : "  passes ms ", pass_list(r.pass_ms).c_str());
             check_validation(ctx);
             if (!args.out.empty()) write_sht_results(args.out, rows, ctx.caps(), copy);
             if (std::any_of(rows.begin(), rows.end(), [](const ShtRow& r) { return r.status != "ok"; }))

@@ -4,6 +4,8 @@
 
 #include "codegen/butterfly.hpp"
 #include "codegen/glsl_writer.hpp"
+#include "core/unit_root.hpp"
+#include "twiddle/error.hpp"
 
 namespace twiddle::sht {
 
@@ -13,18 +15,38 @@ using codegen::GlslWriter;
 
 std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 
-constexpr uint32_t P = kFourStepPoints, L = kFourStepLatitudes;
-// Shared rows of P values padded by one, so that both the invocations' rows and the runs across
-// them are free of bank conflicts.
+constexpr uint32_t P = kFourStepPoints;
+// Each column's P = kStagePoints x kColumnThreads points are transformed by kColumnThreads
+// invocations in two stages: DFTs of kStagePoints points over the stride-kColumnThreads
+// decimations, then DFTs of kColumnThreads points.
+constexpr uint32_t kStagePoints = 8, kColumnThreads = P / kStagePoints;
+// Shared rows of P values padded by one: the column DFTs and the m-major side have consecutive
+// invocations take consecutive rows at one point, the runs consecutive points of one row, both
+// free of bank conflicts.
 constexpr uint32_t kRow = P + 1;
+// The m-major pass's runs: measured on the H200 (bench/RESULTS.md), workgroups of 16 latitudes
+// (128 bytes in f32) ran synthesis fastest and of 8 latitudes (64 bytes) analysis; 32 and 64
+// latitudes, longer runs but fewer and larger workgroups per multiprocessor, ran slower.
+constexpr uint32_t kSynthesisRunBytes = 128, kAnalysisRunBytes = 64;
+// Passes::automatic takes two passes from these nphi on: measured on the H200 against one pass
+// at nphi 2048, 4096, 8192 and 16384 (one pass reads or writes the m-major side in runs of one
+// to four latitudes once a row's transform fills a workgroup).
+constexpr uint64_t kTwoPassSynthesisFrom = 8192, kTwoPassAnalysisFrom = 4096;
 
-// Interface, shared memory (a complex array, or a real one for one component at a time), and the
-// workgroup's place: `field`, its latitude `lat` (live when below nlat), its column `col`
-// (columns c and C - c in the two halves of the workgroup; the pair 0 takes 0 and C / 2, each
-// its own mirror), and `col_of(pair, side)` for either half's.
-void emit_prologue(GlslWriter& w, const Grid& g, bool synthesis, bool by_component) {
+// Where point k of a column lies in its shared row after the two stages: k = k' + kStagePoints
+// k'' is left at slot k'' + kColumnThreads k' (each stage writes over the slots it read).
+std::string output_slot(const std::string& k) {
+    return "(" + k + ") / " + u(kStagePoints) + " + " + u(kColumnThreads) + " * ((" + k + ") % " +
+           u(kStagePoints) + ")";
+}
+
+// Interface, shared memory, and the workgroup's place: `field`, its latitude block `block`, its
+// column pair `pair` (columns c and C - c in the two halves of the tile; the pair 0 takes 0 and
+// C / 2, each its own mirror), `col_of(pair, side)` for either half's, and `tid`.
+void emit_prologue(GlslWriter& w, const Grid& g, bool synthesis) {
     const auto ty = codegen::types(g.precision);
-    const std::string C(ty.complex), R(ty.real);
+    const std::string C(ty.complex);
+    const uint32_t L = four_step_latitudes(g.precision, synthesis);
     const uint64_t columns = four_step_columns(g), pairs = columns / 2;
     const uint64_t blocks = (g.nlat + L - 1) / L;
     w.line("#version 450");
@@ -32,12 +54,12 @@ void emit_prologue(GlslWriter& w, const Grid& g, bool synthesis, bool by_compone
            std::to_string(g.nlat) + ", nphi " + std::to_string(g.nphi) + ", mmax " + std::to_string(g.mmax) +
            ", fields " + std::to_string(g.fields) + ", " + std::to_string(columns) + " columns of " +
            std::to_string(P) + " points");
-    w.line("layout(local_size_x = " + std::to_string(kFourStepWorkgroup) + ") in;");
+    w.line("layout(local_size_x = " + std::to_string(four_step_workgroup(g.precision, synthesis)) + ") in;");
     w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
     w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
     w.line("layout(std430, set = 0, binding = 2) readonly buffer Table { " + C + " tw[]; };");
     w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; } params;");
-    w.line("shared " + (by_component ? R : C) + " sh[" + std::to_string(kFourStepWorkgroup * kRow) + "];");
+    w.line("shared " + C + " sh[" + std::to_string(2 * L * kRow) + "];");
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
     w.line("uint col_of(uint pair, uint side) {");
@@ -49,47 +71,97 @@ void emit_prologue(GlslWriter& w, const Grid& g, bool synthesis, bool by_compone
     w.line("if (group >= " + u(g.fields * blocks * pairs) + ") return;");
     w.line("uint pair = group % " + u(pairs) + ", block = group / " + u(pairs) + " % " + u(blocks) +
            ", field = group / " + u(pairs * blocks) + ";");
-    w.line("uint tid = gl_LocalInvocationID.x, side = tid / " + u(L) + ";");
-    w.line("uint lat = block * " + u(L) + " + tid % " + u(L) + ";");
-    w.line("bool live = lat < " + u(g.nlat) + ";");
-    w.line("uint col = col_of(pair, side);");
+    w.line("uint tid = gl_LocalInvocationID.x;");
 }
 
-// The tile that the workgroup moves through shared memory as runs: its element e = r * workgroup
-// + tid (r < P) is point n_r = e % P of the (latitude, column) row rho_r = e / P, at at_r in the
-// scratch rows of M points (valid where lat_r < nlat).
-void emit_tile_elements(GlslWriter& w, const Grid& g) {
-    const uint64_t M = g.nphi / 2;
-    for (uint32_t r = 0; r < P; ++r) {
-        const std::string x = std::to_string(r), e = "(" + u(r * kFourStepWorkgroup) + " + tid)";
-        w.line("uint rho" + x + " = " + e + " / " + u(P) + ", n" + x + " = " + e + " % " + u(P) + ";");
-        w.line("uint lat" + x + " = block * " + u(L) + " + rho" + x + " % " + u(L) + ";");
-        w.line("uint at" + x + " = (field * " + u(g.nlat) + " + lat" + x + ") * " + u(M) +
-               " + col_of(pair, rho" + x + " / " + u(L) + ") * " + u(P) + " + n" + x + ";");
+// The rounds in which the workgroup moves its tile of 2L x P elements: `body` is emitted once per
+// round, in a block with its element `e` = round * workgroup + tid declared.
+template <typename Body>
+void for_each_round(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const uint32_t workgroup = four_step_workgroup(g.precision, synthesis);
+    for (uint32_t r = 0; r < 2 * four_step_latitudes(g.precision, synthesis) * P / workgroup; ++r) {
+        w.open("");
+        w.line("uint e = " + u(r * workgroup) + " + tid;");
+        body();
+        w.close();
     }
 }
 
-// One exchange through shared memory: every `writes` (index, value), then every `reads` (target
-// declared before, index); one component at a time where shared memory holds reals. `after` an
-// earlier exchange, a barrier first.
-struct Exchange {
-    GlslWriter& w;
-    bool by_component;
-    void operator()(const std::vector<std::pair<std::string, std::string>>& writes,
-                    const std::vector<std::pair<std::string, std::string>>& reads, bool after) const {
-        const std::vector<std::string> parts =
-            by_component ? std::vector<std::string>{".x", ".y"} : std::vector<std::string>{""};
-        for (size_t c = 0; c < parts.size(); ++c) {
-            if (after || c > 0) w.line("barrier();");
-            for (const auto& [index, value] : writes)
-                w.line("sh[" + index + "] = (" + value + ")" + parts[c] + ";");
-            w.line("barrier();");
-            for (const auto& [target, index] : reads) w.line(target + parts[c] + " = sh[" + index + "];");
+// The tile's 2L rows of P points (row rho: latitude block * L + rho % L, column col_of(pair, rho /
+// L)) as runs in the scratch rows of M points: `body` is emitted once per round with `rho`, `n`
+// (the point), `lat` and `at` (the scratch index, valid where lat < nlat) declared.
+template <typename Body>
+void for_each_run_element(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const uint32_t L = four_step_latitudes(g.precision, synthesis);
+    for_each_round(w, g, synthesis, [&] {
+        w.line("uint rho = e / " + u(P) + ", n = e % " + u(P) + ", lat = block * " + u(L) + " + rho % " +
+               u(L) + ";");
+        w.line("uint at = (field * " + u(g.nlat) + " + lat) * " + u(g.nphi / 2) + " + col_of(pair, rho / " +
+               u(L) + ") * " + u(P) + " + n;");
+        body();
+    });
+}
+
+// The tile as rows of the m-major side: `body` is emitted once per round with `side`, `k2` (the
+// point of that side's column), `c` (the tile row), `col`, `k` = col + columns k2 and `lat`
+// declared; consecutive invocations take consecutive latitudes.
+template <typename Body>
+void for_each_m_element(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const uint32_t L = four_step_latitudes(g.precision, synthesis);
+    for_each_round(w, g, synthesis, [&] {
+        w.line("uint i = e / " + u(L) + ", side = i / " + u(P) + ", k2 = i % " + u(P) + ";");
+        w.line("uint c = side * " + u(L) + " + e % " + u(L) + ", col = col_of(pair, side);");
+        w.line("uint k = col + " + u(four_step_columns(g)) + " * k2, lat = block * " + u(L) + " + e % " +
+               u(L) + ";");
+        body();
+    });
+}
+
+// The forward DFT of every tile row in place, by kColumnThreads invocations each: row c = tid %
+// 2L, q = tid / 2L. Stage one: the kStagePoints points q + kColumnThreads
+// j, times W_P^{q k'}, back to the slots they came from; stage two: for k' of this invocation,
+// the kColumnThreads points of slots q' + kColumnThreads k', out to the same slots as k'' (see
+// output_slot). W_P^e is W_nphi^{e nphi / P} from the table, negated for e >= P / 2.
+void emit_column_dft(GlslWriter& w, const Grid& g, bool synthesis) {
+    const auto ty = codegen::types(g.precision);
+    const std::string C(ty.complex);
+    const uint32_t L = four_step_latitudes(g.precision, synthesis);
+    codegen::TempNames temps;
+    w.line("barrier();");
+    w.open("");
+    w.line("uint c = tid % " + u(2 * L) + ", q = tid / " + u(2 * L) + ", base = c * " + u(kRow) + ";");
+    std::vector<std::string> x(kStagePoints);
+    for (uint32_t j = 0; j < kStagePoints; ++j) {
+        x[j] = "s" + std::to_string(j);
+        w.line(C + " " + x[j] + " = sh[base + q + " + u(kColumnThreads * j) + "];");
+    }
+    const std::vector<std::string> y = codegen::emit_dft(w, x, g.precision, temps);
+    for (uint32_t k = 1; k < kStagePoints; ++k) {
+        w.open("");
+        w.line("uint e = q * " + u(k) + ";");
+        w.line(C + " wq = tw[e % " + u(P / 2) + " * " + u(g.nphi / P) + "];");
+        w.line(y[k] + " = cmul(" + y[k] + ", e < " + u(P / 2) + " ? wq : -wq);");
+        w.close();
+    }
+    for (uint32_t k = 0; k < kStagePoints; ++k)
+        w.line("sh[base + q + " + u(kColumnThreads * k) + "] = " + y[k] + ";");
+    w.line("barrier();");
+    constexpr uint32_t kPerThread = kStagePoints / kColumnThreads;
+    for (uint32_t a = 0; a < kPerThread; ++a) {
+        w.open("");
+        w.line("uint slot = base + " + u(kColumnThreads) + " * (q * " + u(kPerThread) + " + " + u(a) + ");");
+        std::vector<std::string> v(kColumnThreads);
+        for (uint32_t qq = 0; qq < kColumnThreads; ++qq) {
+            v[qq] = "t" + std::to_string(qq);
+            w.line(C + " " + v[qq] + " = sh[slot + " + u(qq) + "];");
         }
+        const std::vector<std::string> z = codegen::emit_dft(w, v, g.precision, temps);
+        for (uint32_t kk = 0; kk < kColumnThreads; ++kk) w.line("sh[slot + " + u(kk) + "] = " + z[kk] + ";");
+        w.close();
     }
-};
-
-std::string row_index(const std::string& row, uint32_t n) { return row + " * " + u(kRow) + " + " + u(n); }
+    w.close();
+    w.line("barrier();");
+}
 
 }  // namespace
 
@@ -97,114 +169,131 @@ bool four_step_applies(const Grid& grid) { return grid.nphi % (4 * P) == 0; }
 
 uint64_t four_step_columns(const Grid& grid) { return grid.nphi / 2 / P; }
 
-uint64_t four_step_workgroups(const Grid& grid) {
+uint64_t four_step_workgroups(const Grid& grid, bool synthesis) {
+    const uint32_t L = four_step_latitudes(grid.precision, synthesis);
     return grid.fields * ((grid.nlat + L - 1) / L) * (four_step_columns(grid) / 2);
 }
 
-uint32_t four_step_shared_bytes(const Grid& grid, bool by_component) {
-    const uint32_t bytes = by_component ? real_bytes(grid.precision) : complex_bytes(grid.precision);
-    return kFourStepWorkgroup * kRow * bytes;
+FftDesc four_step_row_desc(const Grid& g, bool synthesis) {
+    const uint64_t M = g.nphi / 2, columns = four_step_columns(g);
+    return FftDesc::guru({Dim{columns, P, P}}, {Dim{P, 1, 1}, Dim{g.fields * g.nlat, M, M}})
+        .with_normalization(synthesis ? Normalization::forward : Normalization::backward)
+        .with_precision(g.precision);
 }
 
-std::string generate_four_step_synthesis(const Grid& g, bool by_component) {
-    const auto ty = codegen::types(g.precision);
-    const std::string C(ty.complex);
-    const uint64_t M = g.nphi / 2, columns = four_step_columns(g);
+FftCallbacks four_step_callbacks(const Grid& g, bool synthesis) {
+    const uint64_t M = g.nphi / 2;
+    FftCallbacks c;
+    c.operand = true;
+    c.operand_type = g.precision == Precision::f64 ? DataType::complex128 : DataType::complex64;
+    if (synthesis) {
+        const std::string C(codegen::types(g.precision).complex);
+        c.load = C + " w = operand_at(index % " + u(M) + "); return cmul(value, " + C + "(w.x, -w.y));";
+    } else {
+        c.multiply = true;
+        c.multiply_period = M;
+    }
+    return c;
+}
+
+std::vector<std::complex<long double>> four_step_row_factors(const Grid& g) {
+    const uint64_t M = g.nphi / 2;
+    std::vector<std::complex<long double>> factors(M);
+    for (uint64_t k1 = 0; k1 < M / P; ++k1)
+        for (uint64_t n2 = 0; n2 < P; ++n2) factors[k1 * P + n2] = unit_root(k1 * n2, M);
+    return factors;
+}
+
+uint32_t four_step_latitudes(Precision precision, bool synthesis) {
+    return (synthesis ? kSynthesisRunBytes : kAnalysisRunBytes) / complex_bytes(precision);
+}
+
+uint32_t four_step_workgroup(Precision precision, bool synthesis) {
+    return 2 * four_step_latitudes(precision, synthesis) * kColumnThreads;
+}
+
+uint32_t four_step_shared_bytes(const Grid& grid, bool synthesis) {
+    return 2 * four_step_latitudes(grid.precision, synthesis) * kRow * complex_bytes(grid.precision);
+}
+
+Options four_step_row_options(const Options& fft) {
+    Options o = fft;
+    if (o.columns_per_workgroup == 0) o.columns_per_workgroup = P;
+    return o;
+}
+
+bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions& o, bool synthesis) {
+    const bool applies = four_step_applies(g) && g.fields * g.nlat * g.nphi < (uint64_t(1) << 32) &&
+                         four_step_shared_bytes(g, synthesis) <= caps.max_shared_memory_bytes;
+    if (o.passes == Passes::two && !applies)
+        throw UnsupportedError("sht::FourierStage: two passes need nphi a multiple of " +
+                               std::to_string(4 * P) + ", fields * nlat * nphi below 2^32 and " +
+                               std::to_string(four_step_shared_bytes(g, synthesis)) +
+                               " bytes of shared memory, got nphi " + std::to_string(g.nphi));
+    if (o.passes == Passes::automatic)
+        return applies && g.nphi >= (synthesis ? kTwoPassSynthesisFrom : kTwoPassAnalysisFrom);
+    return o.passes == Passes::two;
+}
+
+std::string generate_four_step_synthesis(const Grid& g) {
+    const std::string C(codegen::types(g.precision).complex);
+    const uint64_t M = g.nphi / 2;
     GlslWriter w;
-    emit_prologue(w, g, true, by_component);
+    emit_prologue(w, g, true);
     // join (see RealStep::join): Y_k = (X_k + conj X_{M-k}) + i e^{2 pi i k / nphi} (X_k - conj
     // X_{M-k}), from the band-limited spectrum (X_k = 0 for k > mmax, X_M = 0 as M > mmax; X_0
-    // real), for the column's points k = col + columns k2.
-    w.line("uint fm = params.src_offset + field * " + u((g.mmax + 1) * g.nlat) + " + lat;");
-    std::vector<std::string> y(P);
-    for (uint32_t k2 = 0; k2 < P; ++k2) {
-        y[k2] = "y" + std::to_string(k2);
-        w.line(C + " " + y[k2] + ";");
-        w.open("");
-        w.line("uint k = col + " + u(k2 * columns) + ", kp = " + u(M) + " - k;");
-        w.line(C + " a = live && k <= " + u(g.mmax) + " ? src[fm + k * " + u(g.nlat) + "] : " + C + "(0);");
-        if (k2 == 0) w.line("if (k == 0u) a.y = 0.0;");
-        w.line(C + " b = live && kp <= " + u(g.mmax) + " ? src[fm + kp * " + u(g.nlat) + "] : " + C + "(0);");
+    // real), into point k2 of the tile row. The inverse transform runs as a forward one on
+    // conjugates: the rows hold conj(Y_k).
+    w.line("uint fm = params.src_offset + field * " + u((g.mmax + 1) * g.nlat) + ";");
+    for_each_m_element(w, g, true, [&] {
+        w.line("uint kp = " + u(M) + " - k;");
+        w.line("bool live = lat < " + u(g.nlat) + ";");
+        w.line(C + " a = live && k <= " + u(g.mmax) + " ? src[fm + k * " + u(g.nlat) + " + lat] : " + C +
+               "(0);");
+        w.line("if (k == 0u) a.y = 0.0;");
+        w.line(C + " b = live && kp <= " + u(g.mmax) + " ? src[fm + kp * " + u(g.nlat) + " + lat] : " + C +
+               "(0);");
         w.line("b.y = -b.y;");
         w.line(C + " wk = tw[k];");
         w.line(C + " d = cmul(" + C + "(wk.x, -wk.y), a - b);");
-        // The inverse transform below runs as a forward one on conjugates: hold conj(Y_k).
-        w.line(y[k2] + " = a + b + " + C + "(-d.y, d.x);");
-        w.line(y[k2] + ".y = -" + y[k2] + ".y;");
-        w.close();
-    }
-    codegen::TempNames temps;
-    const std::vector<std::string> t = codegen::emit_dft(w, y, g.precision, temps);
-    // conj of the forward transform of conj(Y): the column's inverse transform, point n2, through
-    // this invocation's shared row, then out as runs of P points of one (latitude, column) row.
-    emit_tile_elements(w, g);
-    std::vector<std::pair<std::string, std::string>> writes, reads;
-    for (uint32_t n2 = 0; n2 < P; ++n2)
-        writes.push_back({row_index("tid", n2), C + "(" + t[n2] + ".x, -" + t[n2] + ".y)"});
-    for (uint32_t r = 0; r < P; ++r) {
-        const std::string x = std::to_string(r);
-        w.line(C + " o" + x + ";");
-        reads.push_back({"o" + x, "rho" + x + " * " + u(kRow) + " + n" + x});
-    }
-    Exchange{w, by_component}(writes, reads, false);
-    for (uint32_t r = 0; r < P; ++r) {
-        const std::string x = std::to_string(r);
-        w.line("if (lat" + x + " < " + u(g.nlat) + ") dst[params.dst_offset + at" + x + "] = o" + x + ";");
-    }
+        w.line(C + " y = a + b + " + C + "(-d.y, d.x);");
+        w.line("sh[c * " + u(kRow) + " + k2] = " + C + "(y.x, -y.y);");
+    });
+    emit_column_dft(w, g, true);
+    // conj of the forward transform of conj(Y): the column's inverse transform, out as runs.
+    for_each_run_element(w, g, true, [&] {
+        w.line(C + " o = sh[rho * " + u(kRow) + " + " + output_slot("n") + "];");
+        w.line("if (lat < " + u(g.nlat) + ") dst[params.dst_offset + at] = " + C + "(o.x, -o.y);");
+    });
     w.close();
     return w.str();
 }
 
-std::string generate_four_step_analysis(const Grid& g, bool by_component) {
-    const auto ty = codegen::types(g.precision);
-    const std::string C(ty.complex);
-    const uint64_t columns = four_step_columns(g);
+std::string generate_four_step_analysis(const Grid& g) {
+    const std::string C(codegen::types(g.precision).complex);
+    const uint32_t L = four_step_latitudes(g.precision, false);
     GlslWriter w;
-    emit_prologue(w, g, false, by_component);
-    const Exchange exchange{w, by_component};
-    // The tile's rows of P points in as runs, then this invocation's row.
-    emit_tile_elements(w, g);
-    std::vector<std::pair<std::string, std::string>> writes, reads;
-    std::vector<std::string> x(P);
-    for (uint32_t r = 0; r < P; ++r) {
-        const std::string i = std::to_string(r);
-        w.line(C + " g" + i + " = lat" + i + " < " + u(g.nlat) + " ? src[params.src_offset + at" + i +
-               "] : " + C + "(0);");
-        writes.push_back({"rho" + i + " * " + u(kRow) + " + n" + i, "g" + i});
-        x[r] = "x" + i;
-        w.line(C + " " + x[r] + ";");
-        reads.push_back({x[r], row_index("tid", r)});
-    }
-    exchange(writes, reads, false);
-    codegen::TempNames temps;
-    const std::vector<std::string> z = codegen::emit_dft(w, x, g.precision, temps);
-    // Z_k for k = col + columns k2; its mirror Z_{M-k} is point P - 1 - k2 of column C - col (the
-    // other half of the workgroup), or for column 0 point (P - k2) mod P of itself.
-    w.line("uint mirror = pair == 0u ? tid : tid ^ " + u(L) + ";");
-    writes.clear();
-    reads.clear();
-    for (uint32_t k2 = 0; k2 < P; ++k2) {
-        const std::string b = "zm" + std::to_string(k2);
-        w.line(C + " " + b + ";");
-        writes.push_back({row_index("tid", k2), z[k2]});
-        reads.push_back(
-            {b, "mirror * " + u(kRow) + " + (col == 0u ? " + u((P - k2) % P) + " : " + u(P - 1 - k2) + ")"});
-    }
-    exchange(writes, reads, true);
-    w.line("uint fm = params.dst_offset + field * " + u((g.mmax + 1) * g.nlat) + " + lat;");
+    emit_prologue(w, g, false);
+    for_each_run_element(w, g, false, [&] {
+        w.line("sh[rho * " + u(kRow) + " + n] = lat < " + u(g.nlat) +
+               " ? src[params.src_offset + at] : " + C + "(0);");
+    });
+    emit_column_dft(w, g, false);
     // split (see RealStep::split): X_k = e + t, e = (a + b) / 2, t = W_nphi^k (a - b) / 2i,
-    // a = Z_k, b = conj Z_{M-k}; only k <= mmax are stored.
-    for (uint32_t k2 = 0; k2 < P; ++k2) {
-        w.open("");
-        w.line("uint k = col + " + u(k2 * columns) + ";");
-        w.open("if (live && k <= " + u(g.mmax) + ")");
-        w.line(C + " a = " + z[k2] + ", b = " + C + "(zm" + std::to_string(k2) + ".x, -zm" +
-               std::to_string(k2) + ".y);");
+    // a = Z_k, b = conj Z_{M-k}; only k <= mmax are stored. Z_{M-k} is point P - 1 - k2 of
+    // column C - col (the other half of the tile), or for column 0 point (P - k2) mod P of itself.
+    w.line("uint fm = params.dst_offset + field * " + u((g.mmax + 1) * g.nlat) + ";");
+    for_each_m_element(w, g, false, [&] {
+        w.open("if (lat < " + u(g.nlat) + " && k <= " + u(g.mmax) + ")");
+        w.line("uint cm = pair == 0u ? c : c ^ " + u(L) + ";");
+        w.line("uint km = col == 0u ? (" + u(P) + " - k2) % " + u(P) + " : " + u(P - 1) + " - k2;");
+        w.line(C + " a = sh[c * " + u(kRow) + " + " + output_slot("k2") + "];");
+        w.line(C + " b = sh[cm * " + u(kRow) + " + " + output_slot("km") + "];");
+        w.line("b.y = -b.y;");
         w.line(C + " e = (a + b) * 0.5, o = (a - b) * 0.5;");
-        w.line("dst[fm + k * " + u(g.nlat) + "] = e + cmul(tw[k], " + C + "(o.y, -o.x));");
+        w.line("dst[fm + k * " + u(g.nlat) + " + lat] = e + cmul(tw[k], " + C + "(o.y, -o.x));");
         w.close();
-        w.close();
-    }
+    });
     w.close();
     return w.str();
 }

@@ -1,6 +1,6 @@
 // The spherical-harmonic Fourier stage in two passes (sht::Passes::two): the half-length transform
 // of M = nphi / 2 points as M = columns x kFourStepPoints, so that the pass on the m-major side
-// reads and writes runs of kFourStepLatitudes latitudes.
+// reads and writes runs of four_step_latitudes latitudes.
 //
 // With k = k1 + columns k2 (spectral index) and n = n2 + kFourStepPoints n1 (index of the complex
 // pairs z_n = x_2n + i x_2n+1 of a row), the row's transform of M points is
@@ -16,19 +16,25 @@
 //              splits the pairs k, M - k into X_k, written m-major.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "twiddle/caps.hpp"
+#include "twiddle/desc.hpp"
+#include "twiddle/plan.hpp"
 #include "twiddle/sht.hpp"
 
 namespace twiddle::sht {
 
-// Points of each column transform on the m-major side, held in one invocation's registers.
+// Points of each column transform on the m-major side.
 inline constexpr uint32_t kFourStepPoints = 32;
-// Latitudes a workgroup of the m-major pass takes: runs of 256 bytes in f32.
-inline constexpr uint32_t kFourStepLatitudes = 32;
-// Invocations of the m-major pass's workgroups: two columns of kFourStepLatitudes latitudes.
-inline constexpr uint32_t kFourStepWorkgroup = 2 * kFourStepLatitudes;
+// Latitudes a workgroup of the m-major pass takes, the runs in which it reads or writes fm:
+// synthesis 16 (f32) or 8 (f64), 128 bytes; analysis 8 or 4, 64 bytes.
+uint32_t four_step_latitudes(Precision precision, bool synthesis);
+// Invocations of the m-major pass's workgroups: four for each of the two columns' rows.
+uint32_t four_step_workgroup(Precision precision, bool synthesis);
 
 // Whether the grid can take two passes: nphi a multiple of 4 kFourStepPoints (M an even number of
 // columns).
@@ -36,15 +42,35 @@ bool four_step_applies(const Grid& grid);
 // Columns of the four-step form: M / kFourStepPoints.
 uint64_t four_step_columns(const Grid& grid);
 // Workgroups of the m-major pass: fields x latitude blocks x column pairs.
-uint64_t four_step_workgroups(const Grid& grid);
+uint64_t four_step_workgroups(const Grid& grid, bool synthesis);
 
-// Shared memory of the m-major pass: `by_component` exchanges one component at a time.
-uint32_t four_step_shared_bytes(const Grid& grid, bool by_component);
+// The pass along each row: transforms of `columns` points over n1 (z_{n2 + P n1}, the row's
+// complex pairs) and k1 (scratch point k1 P + n2), P apart on both sides, repeated over n2 and
+// over the rows. Synthesis runs it inverse from the scratch to spat (viewed as complex pairs),
+// analysis forward from spat to the scratch.
+FftDesc four_step_row_desc(const Grid& grid, bool synthesis);
+// The row pass's callbacks: the factors W_M^{k1 n2} (the operand, four_step_row_factors) applied
+// as a product when analysis stores and conjugated when synthesis loads.
+FftCallbacks four_step_callbacks(const Grid& grid, bool synthesis);
+// The row pass's planner options: the stage's, with a whole row's kFourStepPoints transforms per
+// workgroup unless columns_per_workgroup is set (runs of 256 bytes in f32: on the H200 the pass
+// took 0.075 ms at 4096 x 8192 against 0.079 ms with the planner's 16).
+Options four_step_row_options(const Options& fft);
+// The operand of the row pass: W_M^{k1 n2} (e^{-}) at k1 P + n2, k1 < columns, n2 < P.
+std::vector<std::complex<long double>> four_step_row_factors(const Grid& grid);
+
+// Shared memory of the m-major pass: its tile, two columns' rows of kFourStepPoints points for
+// each latitude.
+uint32_t four_step_shared_bytes(const Grid& grid, bool synthesis);
+// Whether the fft strategy takes the four-step form in one direction of `grid` under `options`
+// (Passes::automatic: from nphi 8192 for synthesis and 4096 for analysis, where it can); throws
+// UnsupportedError where Passes::two is asked and cannot apply.
+bool takes_two_passes(const DeviceCaps& caps, const Grid& grid, const StageOptions& options, bool synthesis);
 
 // The m-major pass's kernels. Bindings: 0 the source (fm for synthesis; scratch rows of M complex
 // values for analysis), 1 the destination (scratch rows; fm), 2 the table W_nphi^k for k < M.
 // Push constants: uint src_offset, dst_offset, in complex elements.
-std::string generate_four_step_synthesis(const Grid& grid, bool by_component);
-std::string generate_four_step_analysis(const Grid& grid, bool by_component);
+std::string generate_four_step_synthesis(const Grid& grid);
+std::string generate_four_step_analysis(const Grid& grid);
 
 }  // namespace twiddle::sht

@@ -6,7 +6,6 @@
 #include <mutex>
 #include <optional>
 
-#include "codegen/glsl_writer.hpp"
 #include "core/unit_root.hpp"
 #include "sht/direct_sum.hpp"
 #include "sht/four_step.hpp"
@@ -43,55 +42,6 @@ FftDesc analysis_desc(const Grid& g) {
                          Transform::r2c, g.mmax + 1)
         .with_normalization(Normalization::backward)
         .with_precision(g.precision);
-}
-
-// The four-step form's pass along each row (see sht/four_step.hpp): transforms of `columns`
-// points over n1 (z_{n2 + P n1}, the row's complex pairs) and k1 (scratch point k1 P + n2), P
-// apart on both sides, repeated over n2 and over the rows. Synthesis runs it inverse from the
-// scratch to spat (viewed as complex pairs), analysis forward from spat to the scratch.
-FftDesc four_step_row_desc(const Grid& g, bool synthesis) {
-    const uint64_t M = g.nphi / 2, columns = four_step_columns(g);
-    return FftDesc::guru({Dim{columns, kFourStepPoints, kFourStepPoints}},
-                         {Dim{kFourStepPoints, 1, 1}, Dim{g.fields * g.nlat, M, M}})
-        .with_normalization(synthesis ? Normalization::forward : Normalization::backward)
-        .with_precision(g.precision);
-}
-
-// The row pass's factors W_M^{k1 n2} (e^{-}) at k1 P + n2, applied as a product when analysis
-// stores them and conjugated when synthesis loads them.
-FftCallbacks four_step_callbacks(const Grid& g, bool synthesis) {
-    const uint64_t M = g.nphi / 2;
-    FftCallbacks c;
-    c.operand = true;
-    c.operand_type = g.precision == Precision::f64 ? DataType::complex128 : DataType::complex64;
-    if (synthesis) {
-        const std::string C(codegen::types(g.precision).complex);
-        c.load = C + " w = operand_at(index % " + std::to_string(M) + "u); return cmul(value, " + C +
-                 "(w.x, -w.y));";
-    } else {
-        c.multiply = true;
-        c.multiply_period = M;
-    }
-    return c;
-}
-
-// Whether the four-step form's m-major pass exchanges one component at a time: where the
-// complex tile does not fit the device's shared memory (f64 on lavapipe).
-bool by_component(const DeviceCaps& caps, const Grid& g) {
-    return four_step_shared_bytes(g, false) > caps.max_shared_memory_bytes;
-}
-
-// Whether the fft strategy takes the four-step form for `g` under `o` (throws where Passes::two
-// cannot apply).
-bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions& o) {
-    const bool applies = four_step_applies(g) && g.fields * g.nlat * g.nphi < (uint64_t(1) << 32) &&
-                         four_step_shared_bytes(g, true) <= caps.max_shared_memory_bytes;
-    if (o.passes == Passes::two && !applies)
-        throw UnsupportedError(
-            "sht::FourierStage: two passes need nphi a multiple of " + std::to_string(4 * kFourStepPoints) +
-            ", fields * nlat * nphi below 2^32 and " + std::to_string(four_step_shared_bytes(g, true)) +
-            " bytes of shared memory, got nphi " + std::to_string(g.nphi));
-    return o.passes == Passes::two;
 }
 
 void validate(const StageOptions& o) {
@@ -172,21 +122,22 @@ std::vector<StrategySupport> support(const DeviceCaps& caps, const Grid& grid, c
     StrategySupport fft;
     fft.strategy = Strategy::fft;
     try {
-        if (takes_two_passes(caps, grid, options)) {
-            for (bool synthesis : {true, false}) {
-                StrategySupport::Run& run = synthesis ? fft.synthesis : fft.analysis;
-                run = describe(plan(four_step_row_desc(grid, synthesis), caps, options.fft));
-                run.passes += 1;
-                run.workgroup_size = std::max(run.workgroup_size, kFourStepWorkgroup);
-                run.shared_bytes =
-                    std::max(run.shared_bytes, four_step_shared_bytes(grid, by_component(caps, grid)));
-                run.summary = "four-step: " + std::to_string(four_step_columns(grid)) + " columns of " +
-                              std::to_string(kFourStepPoints) + " points, the m-major pass in runs of " +
-                              std::to_string(kFourStepLatitudes) + " latitudes, then " + run.summary;
+        for (bool synthesis : {true, false}) {
+            StrategySupport::Run& run = synthesis ? fft.synthesis : fft.analysis;
+            if (!takes_two_passes(caps, grid, options, synthesis)) {
+                run =
+                    describe(plan(synthesis ? synthesis_desc(grid) : analysis_desc(grid), caps, options.fft));
+                continue;
             }
-        } else {
-            fft.synthesis = describe(plan(synthesis_desc(grid), caps, options.fft));
-            fft.analysis = describe(plan(analysis_desc(grid), caps, options.fft));
+            run =
+                describe(plan(four_step_row_desc(grid, synthesis), caps, four_step_row_options(options.fft)));
+            run.passes += 1;
+            run.workgroup_size = std::max(run.workgroup_size, four_step_workgroup(grid.precision, synthesis));
+            run.shared_bytes = std::max(run.shared_bytes, four_step_shared_bytes(grid, synthesis));
+            run.summary = "four-step: " + std::to_string(four_step_columns(grid)) + " columns of " +
+                          std::to_string(kFourStepPoints) + " points, the m-major pass in runs of " +
+                          std::to_string(four_step_latitudes(grid.precision, synthesis)) +
+                          " latitudes, then " + run.summary;
         }
         fft.supported = true;
     } catch (const UnsupportedError& e) {
@@ -214,9 +165,9 @@ struct FourierStage::Impl {
     // fft
     std::optional<Plan> synthesis_plan;
     std::optional<Plan> analysis_plan;
-    // fft in two passes (four_step): the row passes are synthesis_plan and analysis_plan, the
-    // m-major pass these kernels (table: W_nphi^k, k < M), with the row passes' factors.
-    bool four_step = false;
+    // fft in two passes (four_step) in either direction: its plan is the row pass, its kernel
+    // the m-major pass (table: W_nphi^k, k < M), with the row passes' factors.
+    bool synthesis_four_step = false, analysis_four_step = false;
     std::optional<vk::AllocatedBuffer> row_factors;
     // dft (table: W_nphi^e, e < nphi), and the m-major pass of four_step
     std::optional<vk::ComputeKernel> synthesis_kernel;
@@ -228,7 +179,9 @@ struct FourierStage::Impl {
 
     // The four-step form's rows between its passes (the spatial side's size), before the row
     // passes' own scratch.
-    uint64_t row_bytes() const { return four_step ? grid.spatial_bytes() : 0; }
+    uint64_t row_bytes() const {
+        return synthesis_four_step || analysis_four_step ? grid.spatial_bytes() : 0;
+    }
     uint64_t scratch_bytes() const {
         if (!synthesis_plan) return 0;
         return row_bytes() + std::max(synthesis_plan->scratch_bytes(Placement::out_of_place),
@@ -250,30 +203,28 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
     p.grid = grid;
     p.options = options;
     constexpr uint32_t kPushBytes = 2 * sizeof(uint32_t);
-    if (options.strategy == Strategy::fft && takes_two_passes(context.caps(), grid, options)) {
-        p.four_step = true;
-        p.synthesis_plan.emplace(context, four_step_row_desc(grid, true), options.fft,
-                                 four_step_callbacks(grid, true));
-        p.analysis_plan.emplace(context, four_step_row_desc(grid, false), options.fft,
-                                four_step_callbacks(grid, false));
-        const uint64_t M = grid.nphi / 2;
-        std::vector<std::complex<long double>> roots(M), factors(M);
-        for (uint64_t k = 0; k < M; ++k) roots[k] = unit_root(k, grid.nphi);
-        for (uint64_t k1 = 0; k1 < M / kFourStepPoints; ++k1)
-            for (uint64_t n2 = 0; n2 < kFourStepPoints; ++n2)
-                factors[k1 * kFourStepPoints + n2] = unit_root(k1 * n2, M);
-        p.table = vk::upload_table(*p.state, roots, grid.precision);
-        p.row_factors = vk::upload_table(*p.state, factors, grid.precision);
-        const bool components = by_component(context.caps(), grid);
-        p.synthesis_kernel.emplace(*p.state, generate_four_step_synthesis(grid, components),
-                                   "sht-four-step-synthesis", 3, kPushBytes);
-        p.analysis_kernel.emplace(*p.state, generate_four_step_analysis(grid, components),
-                                  "sht-four-step-analysis", 3, kPushBytes);
-        return;
-    }
     if (options.strategy == Strategy::fft) {
-        p.synthesis_plan.emplace(context, synthesis_desc(grid), options.fft);
-        p.analysis_plan.emplace(context, analysis_desc(grid), options.fft);
+        p.synthesis_four_step = takes_two_passes(context.caps(), grid, options, true);
+        p.analysis_four_step = takes_two_passes(context.caps(), grid, options, false);
+        for (bool synthesis : {true, false}) {
+            std::optional<Plan>& plan = synthesis ? p.synthesis_plan : p.analysis_plan;
+            if (synthesis ? p.synthesis_four_step : p.analysis_four_step)
+                plan.emplace(context, four_step_row_desc(grid, synthesis), four_step_row_options(options.fft),
+                             four_step_callbacks(grid, synthesis));
+            else
+                plan.emplace(context, synthesis ? synthesis_desc(grid) : analysis_desc(grid), options.fft);
+        }
+        if (!p.synthesis_four_step && !p.analysis_four_step) return;
+        std::vector<std::complex<long double>> roots(grid.nphi / 2);  // W_nphi^k, k < M
+        for (uint64_t k = 0; k < roots.size(); ++k) roots[k] = unit_root(k, grid.nphi);
+        p.table = vk::upload_table(*p.state, roots, grid.precision);
+        p.row_factors = vk::upload_table(*p.state, four_step_row_factors(grid), grid.precision);
+        if (p.synthesis_four_step)
+            p.synthesis_kernel.emplace(*p.state, generate_four_step_synthesis(grid),
+                                       "sht-four-step-synthesis", 3, kPushBytes);
+        if (p.analysis_four_step)
+            p.analysis_kernel.emplace(*p.state, generate_four_step_analysis(grid), "sht-four-step-analysis",
+                                      3, kPushBytes);
         return;
     }
     if (const std::string why = direct_unsupported(context.caps(), grid); !why.empty())
@@ -314,7 +265,7 @@ void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const Buffe
             vk::overlap(scratch_view, scratch_need, destination, destination_bytes))
             throw Error(where + "scratch overlaps fm or spat");
     }
-    if (four_step) {
+    if (synthesis ? synthesis_four_step : analysis_four_step) {
         const BufferView rows{scratch_view.buffer, scratch_view.offset, row_bytes(), scratch_view.usage};
         const BufferView rest{scratch_view.buffer, scratch_view.offset + row_bytes(),
                               scratch_view.size - row_bytes(), scratch_view.usage};
@@ -329,7 +280,7 @@ void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const Buffe
                 src.info, dst.info, {table->buffer.get(), 0, table->size}};
             (synthesis ? *synthesis_kernel : *analysis_kernel)
                 .dispatch(cmd, buffers, std::span(reinterpret_cast<const uint8_t*>(push), sizeof push),
-                          four_step_workgroups(grid));
+                          four_step_workgroups(grid, synthesis));
         };
         if (synthesis) {
             m_major_pass(source, source_bytes, rows, row_bytes());
