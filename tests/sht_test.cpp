@@ -275,7 +275,8 @@ TEST_F(Sht, TwoPasses) {
 }
 
 // Passes::automatic chooses per direction: at nphi 4096 synthesis in one pass, analysis in two;
-// from 8192 both in two; below 4096 both in one.
+// from 8192 both in two; below 4096 both in one; one wherever the options select a variant of the
+// rows' one plan.
 TEST_F(Sht, AutomaticPasses) {
     const Context& ctx = testing::device();
     auto passes = [&](const sht::Grid& g) {
@@ -289,11 +290,22 @@ TEST_F(Sht, AutomaticPasses) {
     check_stage<float>(mixed, {});
     const sht::FourierStage stage(ctx, mixed);
     EXPECT_LE(round_trip_error(stage), kBound32);
-    // Where the four-step form cannot apply (nphi not a multiple of 128), the planner's plan.
-    const auto odd = sht::support(ctx.caps(), {.nlat = 2, .nphi = 8200, .mmax = 4099});
-    ASSERT_TRUE(odd[0].supported) << odd[0].reason;
-    EXPECT_EQ(odd[0].synthesis.summary.find("four-step"), std::string::npos) << odd[0].synthesis.summary;
-    EXPECT_EQ(odd[0].analysis.summary.find("four-step"), std::string::npos) << odd[0].analysis.summary;
+    // Where the four-step form cannot apply (nphi not a multiple of 128), or the options ask for
+    // a radix or the complex path (variants of the one plan), the planner's plan.
+    const sht::Grid wide{.nlat = 2, .nphi = 8192, .mmax = 4095};
+    for (const auto& [g, options] :
+         {std::pair{sht::Grid{.nlat = 2, .nphi = 8200, .mmax = 4099}, sht::StageOptions{}},
+          {wide, {.fft = {.max_radix = 4}}},
+          {wide, {.fft = {.real_path = RealPath::full_length}}}}) {
+        const auto s = sht::support(ctx.caps(), g, options);
+        ASSERT_TRUE(s[0].supported) << s[0].reason;
+        EXPECT_EQ(s[0].synthesis.summary.find("four-step"), std::string::npos) << s[0].synthesis.summary;
+        EXPECT_EQ(s[0].analysis.summary.find("four-step"), std::string::npos) << s[0].analysis.summary;
+    }
+    // Two passes cannot take the complex path.
+    EXPECT_THROW(sht::FourierStage(ctx, wide,
+                                   {.passes = sht::Passes::two, .fft = {.real_path = RealPath::full_length}}),
+                 Error);
 }
 
 TEST_F(Sht, Support) {

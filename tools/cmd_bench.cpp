@@ -483,7 +483,8 @@ void add_bench_command(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("--sht-passes", a->sht_passes,
                     "With --sht: the fft strategy's passes, sht::Passes (default auto: two from nphi 8192 "
-                    "for synthesis and 4096 for analysis; two: the four-step form)")
+                    "for synthesis and 4096 for analysis, one with --max-radix or --complex-path; two: "
+                    "the four-step form)")
         ->check(CLI::IsMember({"auto", "one", "two"}));
     cmd->add_option("--convolve", a->convolve,
                     "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "

@@ -70,14 +70,17 @@ TWIDDLE_API Strategy parse_strategy(std::string_view name);
 //   automatic: two passes from nphi 8192 for synthesis and from 4096 for analysis, where they
 //              apply; one below (measured on the H200, bench/RESULTS.md: once a row's transform
 //              fills a workgroup, one pass reads or writes the m-major side in runs of one to
-//              four latitudes, which at that stride move memory at 20-40% of a copy's rate);
+//              four latitudes, which at that stride move memory at 20-40% of a copy's rate).
+//              One also where `fft` asks for a radix (max_radix != 0) or the complex path:
+//              those select variants of the one plan;
 //   one:       the planner's plan of the rows' real transforms: one pass where the half-length
 //              transform fits a workgroup;
 //   two:       the half-length transform in the four-step form (nphi a multiple of 128): a pass
 //              on the m-major side whose workgroups take runs of 16 latitudes (synthesis) or 8
 //              (analysis) in f32, half that in f64, joined or split in it, and a strided pass
 //              along each row; a scratch buffer of the spatial side's size between them. Throws
-//              UnsupportedError where nphi is not such a multiple.
+//              UnsupportedError where nphi is not such a multiple, and Error with
+//              fft.real_path = RealPath::full_length.
 enum class Passes { automatic, one, two };
 
 struct StageOptions {

@@ -223,6 +223,10 @@ Options four_step_row_options(const Options& fft) {
 }
 
 bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions& o, bool synthesis) {
+    if (o.passes == Passes::two && o.fft.real_path == RealPath::full_length)
+        throw Error(
+            "sht::StageOptions: two passes transform the packed half-length rows; "
+            "fft.real_path full_length (the complex path) takes one");
     const bool applies = four_step_applies(g) && g.fields * g.nlat * g.nphi < (uint64_t(1) << 32) &&
                          four_step_shared_bytes(g, synthesis) <= caps.max_shared_memory_bytes;
     if (o.passes == Passes::two && !applies)
@@ -230,8 +234,11 @@ bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions&
                                std::to_string(4 * P) + ", fields * nlat * nphi below 2^32 and " +
                                std::to_string(four_step_shared_bytes(g, synthesis)) +
                                " bytes of shared memory, got nphi " + std::to_string(g.nphi));
+    // A radix asked of the planner (the seed's radix-2 and radix-4 kernels) or the complex path
+    // selects a variant of the rows' one plan, which automatic keeps.
     if (o.passes == Passes::automatic)
-        return applies && g.nphi >= (synthesis ? kTwoPassSynthesisFrom : kTwoPassAnalysisFrom);
+        return applies && o.fft.max_radix == 0 && o.fft.real_path == RealPath::half_length &&
+               g.nphi >= (synthesis ? kTwoPassSynthesisFrom : kTwoPassAnalysisFrom);
     return o.passes == Passes::two;
 }
 

@@ -63,8 +63,9 @@ std::vector<std::complex<long double>> four_step_row_factors(const Grid& grid);
 // each latitude.
 uint32_t four_step_shared_bytes(const Grid& grid, bool synthesis);
 // Whether the fft strategy takes the four-step form in one direction of `grid` under `options`
-// (Passes::automatic: from nphi 8192 for synthesis and 4096 for analysis, where it can); throws
-// UnsupportedError where Passes::two is asked and cannot apply.
+// (Passes::automatic: from nphi 8192 for synthesis and 4096 for analysis, where it can, unless
+// the options ask the planner for a radix or the complex path); throws UnsupportedError where
+// Passes::two is asked and cannot apply, and Error for Passes::two with the complex path.
 bool takes_two_passes(const DeviceCaps& caps, const Grid& grid, const StageOptions& options, bool synthesis);
 
 // The m-major pass's kernels. Bindings: 0 the source (fm for synthesis; scratch rows of M complex
