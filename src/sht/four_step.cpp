@@ -117,6 +117,25 @@ void for_each_m_element(GlslWriter& w, const Grid& g, bool synthesis, Body body)
     });
 }
 
+// The tile as mirror pairs, where the workgroup's columns are pair and C - pair (pair > 0): the
+// mirror M - k of k = pair + C k2 is point P - 1 - k2 of the other column, so one invocation takes
+// both, reading or writing the m-major side once for each. `body` is emitted once per round with
+// `k2`, `row` (the first column's tile row; the other's is L + row), `k`, `kp` = M - k and `lat`
+// declared; consecutive invocations take consecutive latitudes.
+template <typename Body>
+void for_each_mirror_pair(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const uint32_t L = four_step_latitudes(g.precision, synthesis);
+    const uint32_t workgroup = four_step_workgroup(g.precision, synthesis);
+    for (uint32_t r = 0; r < L * P / workgroup; ++r) {
+        w.open("");
+        w.line("uint e = " + u(r * workgroup) + " + tid, k2 = e / " + u(L) + ", row = e % " + u(L) + ";");
+        w.line("uint k = pair + " + u(four_step_columns(g)) + " * k2, kp = " + u(g.nphi / 2) +
+               " - k, lat = block * " + u(L) + " + row;");
+        body();
+        w.close();
+    }
+}
+
 // The forward DFT of every tile row in place, by kColumnThreads invocations each: row c = tid %
 // 2L, q = tid / 2L. Stage one: the kStagePoints points q + kColumnThreads
 // j, times W_P^{q k'}, back to the slots they came from; stage two: for k' of this invocation,
@@ -245,6 +264,7 @@ bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions&
 std::string generate_four_step_synthesis(const Grid& g) {
     const std::string C(codegen::types(g.precision).complex);
     const uint64_t M = g.nphi / 2;
+    const uint32_t L = four_step_latitudes(g.precision, true);
     GlslWriter w;
     emit_prologue(w, g, true);
     // join (see RealStep::join): Y_k = (X_k + conj X_{M-k}) + i e^{2 pi i k / nphi} (X_k - conj
@@ -252,6 +272,25 @@ std::string generate_four_step_synthesis(const Grid& g) {
     // real), into point k2 of the tile row. The inverse transform runs as a forward one on
     // conjugates: the rows hold conj(Y_k).
     w.line("uint fm = params.src_offset + field * " + u((g.mmax + 1) * g.nlat) + ";");
+    // Mirror pairs (pair > 0): from a = X_k and b = conj X_{M-k}, with s = a + b and
+    // d = W_nphi^{-k} (a - b), Y_k = s + i d and Y_{M-k} = conj(s) + i conj(d).
+    w.open("if (pair != 0u)");
+    for_each_mirror_pair(w, g, true, [&] {
+        w.line("bool live = lat < " + u(g.nlat) + ";");
+        w.line(C + " a = live && k <= " + u(g.mmax) + " ? src[fm + k * " + u(g.nlat) + " + lat] : " + C +
+               "(0);");
+        w.line(C + " b = live && kp <= " + u(g.mmax) + " ? src[fm + kp * " + u(g.nlat) + " + lat] : " + C +
+               "(0);");
+        w.line("b.y = -b.y;");
+        w.line(C + " wk = tw[k];");
+        w.line(C + " s = a + b, d = cmul(" + C + "(wk.x, -wk.y), a - b);");
+        w.line("sh[row * " + u(kRow) + " + k2] = " + C + "(s.x - d.y, -s.y - d.x);");
+        w.line("sh[(" + u(L) + " + row) * " + u(kRow) + " + " + u(P - 1) + " - k2] = " + C +
+               "(s.x + d.y, s.y - d.x);");
+    });
+    w.close();
+    // Pair 0 (columns 0 and C / 2, each its own mirror): element by element.
+    w.open("else");
     for_each_m_element(w, g, true, [&] {
         w.line("uint kp = " + u(M) + " - k;");
         w.line("bool live = lat < " + u(g.nlat) + ";");
@@ -266,6 +305,7 @@ std::string generate_four_step_synthesis(const Grid& g) {
         w.line(C + " y = a + b + " + C + "(-d.y, d.x);");
         w.line("sh[c * " + u(kRow) + " + k2] = " + C + "(y.x, -y.y);");
     });
+    w.close();
     emit_column_dft(w, g, true);
     // conj of the forward transform of conj(Y): the column's inverse transform, out as runs.
     for_each_run_element(w, g, true, [&] {
@@ -290,17 +330,35 @@ std::string generate_four_step_analysis(const Grid& g) {
     // a = Z_k, b = conj Z_{M-k}; only k <= mmax are stored. Z_{M-k} is point P - 1 - k2 of
     // column C - col (the other half of the tile), or for column 0 point (P - k2) mod P of itself.
     w.line("uint fm = params.dst_offset + field * " + u((g.mmax + 1) * g.nlat) + ";");
+    // Mirror pairs (pair > 0): X_k = e + t and X_{M-k} = conj(e - t).
+    w.open("if (pair != 0u)");
+    for_each_mirror_pair(w, g, false, [&] {
+        w.open("if (lat < " + u(g.nlat) + ")");
+        w.line(C + " a = sh[row * " + u(kRow) + " + " + output_slot("k2") + "];");
+        w.line(C + " b = sh[(" + u(L) + " + row) * " + u(kRow) + " + " + output_slot(u(P - 1) + " - k2") +
+               "];");
+        w.line("b.y = -b.y;");
+        w.line(C + " e = (a + b) * 0.5, o = (a - b) * 0.5;");
+        w.line(C + " t = cmul(tw[k], " + C + "(o.y, -o.x));");
+        w.line("if (k <= " + u(g.mmax) + ") dst[fm + k * " + u(g.nlat) + " + lat] = e + t;");
+        w.line("if (kp <= " + u(g.mmax) + ") dst[fm + kp * " + u(g.nlat) + " + lat] = " + C +
+               "(e.x - t.x, t.y - e.y);");
+        w.close();
+    });
+    w.close();
+    // Pair 0: element by element, the mirror in the same column.
+    w.open("else");
     for_each_m_element(w, g, false, [&] {
         w.open("if (lat < " + u(g.nlat) + " && k <= " + u(g.mmax) + ")");
-        w.line("uint cm = pair == 0u ? c : c ^ " + u(L) + ";");
         w.line("uint km = col == 0u ? (" + u(P) + " - k2) % " + u(P) + " : " + u(P - 1) + " - k2;");
         w.line(C + " a = sh[c * " + u(kRow) + " + " + output_slot("k2") + "];");
-        w.line(C + " b = sh[cm * " + u(kRow) + " + " + output_slot("km") + "];");
+        w.line(C + " b = sh[c * " + u(kRow) + " + " + output_slot("km") + "];");
         w.line("b.y = -b.y;");
         w.line(C + " e = (a + b) * 0.5, o = (a - b) * 0.5;");
         w.line("dst[fm + k * " + u(g.nlat) + " + lat] = e + cmul(tw[k], " + C + "(o.y, -o.x));");
         w.close();
     });
+    w.close();
     w.close();
     return w.str();
 }

@@ -8,12 +8,14 @@
 //   columns}]
 // (P = kFourStepPoints), and synthesis the same with the signs of every exponent turned.
 //   synthesis: this file's kernel joins the pairs X_k, X_{M-k} of the m-major spectrum (the
-//              columns k1 and columns - k1 lie in one workgroup) and transforms each column's
+//              columns k1 and columns - k1 lie in one workgroup, and one invocation reads both
+//              of a pair and writes both of its results) and transforms each column's
 //              P points, writing rows of M points to scratch; then a plan's strided pass of
 //              `columns` points multiplies by W_M^{-k1 n2} as it loads and writes z to spat.
 //   analysis:  a plan's strided pass transforms z along n1 and multiplies by W_M^{k1 n2} as it
 //              stores to scratch; then this file's kernel transforms each column's P points and
-//              splits the pairs k, M - k into X_k, written m-major.
+//              splits the pairs k, M - k into X_k and X_{M-k} (one invocation each pair), written
+//              m-major.
 #pragma once
 
 #include <complex>
