@@ -312,8 +312,9 @@ struct PassKernel {
     // lower half takes i = b h + l (h = split_lanes / 2, l < h), its upper half the mirrors
     // T - i, and the upper lane of i = 0, whose mirror T is no point, takes T / 2 (its own
     // mirror). Each invocation receives the mirror's upper half of registers and stores X_k and
-    // X_{M-k} for the pairs of its lower half. The kernel checks the lane layout at its start and
-    // exchanges through shared memory if subgroups are laid out otherwise.
+    // X_{M-k} for the pairs of its lower half. The kernel checks the lane layout at its start and,
+    // if subgroups are laid out otherwise, exchanges the same values through shared memory by
+    // local index, one component at a time (slow, but no second code path's registers).
     uint32_t split_lanes = 0;
     // A convolution in one pass (span 1, whole columns, stored point by point; see
     // plan_convolution): the stages run, each output X_k becomes conj(twiddle_middle(X_k, index)),

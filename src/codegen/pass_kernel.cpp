@@ -576,7 +576,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                               : "uint pad(uint a) { return a; }");
     }
     if (lane_check) w.line("shared uint lanes_unexpected;");
-    if (shuffles) {
+    if (shuffles || lanes) {
         // subgroupShuffleXor where the lane check passed (`direct`), else the same exchange
         // through shared memory, one component at a time (sh0 holds a word per invocation of the
         // workgroup: every tile has at least two points per invocation).
@@ -1369,15 +1369,17 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     const std::string last_i = shuffles ? "io" : k.stages.empty() ? "i" : stage_index(k.stages.size() - 1);
     if (lanes) {
         // PassKernel::split_lanes: the pairs of register r < last_radix / 2, point k = ip + r * TPC,
-        // and of the mirror's register last_radix - 1 - r, point R - k. Shuffles run in every lane,
-        // before any branch that differs between lanes; ip 0 and TPC / 2 are their own mirrors
-        // (ip 0's points k = r * TPC pair with (last_radix - r) * TPC, and R / 2 with itself).
+        // and of the mirror's register last_radix - 1 - r, point R - k. Shuffles (lane_xor, whose
+        // fallback has barriers) run in every lane, before any branch that differs between lanes;
+        // ip 0 and TPC / 2 are their own mirrors (ip 0's points k = r * TPC pair with
+        // (last_radix - r) * TPC, and R / 2 with itself). The lane check's fallback is lane_xor's,
+        // not the split_store path below: a second path's registers cost r2c 16384 13% on the
+        // H200 (bench/RESULTS.md, twenty-fourth run).
         const uint32_t half_regs = store_count / 2;
-        w.open("if (lanes_paired)");
         for (uint32_t r = 0; r < half_regs; ++r) {
             w.open("");
             const std::string mirror = out[store_count - 1 - r];
-            w.line(C + " zm = subgroupShuffleXor(" + mirror + ", " + u(lanes - 1) + ");");
+            w.line(C + " zm = lane_xor(" + mirror + ", " + u(lanes - 1) + ", lanes_paired);");
             w.line("zm = ip == 0u ? " + out[(store_count - r) % store_count] + " : ip == " + u(TPC / 2) +
                    " ? " + mirror + " : zm;");
             w.open("if (live)");
@@ -1403,10 +1405,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         if (R / 2 < m)
             w.line("dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
         w.close();
-        w.close();
-        w.open("else");
-    }
-    if (split_last) {
+    } else if (split_last) {
         // PassKernel::split_store in the last pass of several: column t's point r is Z_k,
         // k = t + S r, whose partner Z_{N-k} is point R - 1 - r of the mirror column S - t, in lane
         // B - 1 - lc of the tile; column 0 pairs its points r, R - r and column S / 2 its r,
@@ -1511,7 +1510,6 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             w.close();
             w.close();
         }
-        if (lanes) w.close();  // the fallback of the shuffles' branch
     } else if (k.staged_store) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < store_count; ++r) {
