@@ -245,8 +245,8 @@ TEST_F(Sht, FftAgainstDft) {
     }
 }
 
-// The four-step form (Passes::two): column pairs of every kind (pair 0 only at nphi 128; a
-// number of columns not a power of two at 384), latitudes not a multiple of a workgroup's 32,
+// The four-step form (Passes::two): column pairs of every kind (pair 0 only in analysis at nphi
+// 128; a number of columns not a power of two at 384), latitudes not a multiple of a workgroup's 32,
 // nlat = 1, a few orders only and mmax at its limit, fields, f64; against one pass, and the
 // round trip.
 TEST_F(Sht, TwoPasses) {

@@ -135,20 +135,18 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
     // built again, to time the row pass alone and to print the kernels' statistics.
     bool two_passes[2];
     std::optional<Plan> row_plans[2];
-    std::optional<Buffer> factors;
+    std::optional<Buffer> factors[2];
     for (bool synthesis : {true, false}) {
         const int d = synthesis ? 0 : 1;
         two_passes[d] = sht::takes_two_passes(ctx.caps(), grid, options, synthesis);
         if (!two_passes[d] || !(a.pass_times || a.kernel_stats)) continue;
         row_plans[d].emplace(ctx, sht::four_step_row_desc(grid, synthesis),
-                             sht::four_step_row_options(a.options),
+                             sht::four_step_row_options(a.options, synthesis),
                              sht::four_step_callbacks(grid, synthesis));
-        if (!factors) {
-            const auto table = sht::four_step_row_factors(grid);
-            std::vector<std::complex<T>> values(table.begin(), table.end());
-            factors.emplace(ctx, values.size() * sizeof values[0]);
-            factors->upload(values.data(), values.size() * sizeof values[0]);
-        }
+        const auto table = sht::four_step_row_factors(grid, synthesis);
+        std::vector<std::complex<T>> values(table.begin(), table.end());
+        factors[d].emplace(ctx, values.size() * sizeof values[0]);
+        factors[d]->upload(values.data(), values.size() * sizeof values[0]);
         if (!a.kernel_stats) continue;
         const vk::ComputeKernel m_major(
             *ctx.state(),
@@ -239,7 +237,8 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
                     const BufferView rest{scratch_view.buffer, scratch_view.offset + grid.spatial_bytes(),
                                           scratch_view.size - grid.spatial_bytes(), scratch_view.usage};
                     plan.record(cmd, synthesis ? rows_view : spat.view(), synthesis ? spat.view() : rows_view,
-                                rest, synthesis ? Direction::inverse : Direction::forward, factors->view());
+                                rest, synthesis ? Direction::inverse : Direction::forward,
+                                factors[synthesis ? 0 : 1]->view());
                 });
                 row.pass_ms = synthesis ? std::vector<double>{row.ms - rows_ms, rows_ms}
                                         : std::vector<double>{rows_ms, row.ms - rows_ms};

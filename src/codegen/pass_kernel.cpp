@@ -661,12 +661,18 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         w.line("uint lc = tid / " + u(TPC) + ";  // column within the tile");
         w.line("uint i = tid % " + u(TPC) + ";   // invocation within the column");
         if (lanes) {
-            // The last stage's butterfly (PassKernel::split_lanes): i in the block's lower half,
-            // its mirror in the upper half (dealt_lanes below computes the same on the host).
+            // The last stage's butterfly (PassKernel::split_lanes): block * half_lanes + lane + 1
+            // in the block's lower half, its mirror TPC - ip in the upper half (lane ^ (lanes - 1));
+            // TPC / 2, so dealt twice, is its own mirror, and the upper half's is taken as 0, also
+            // its own. dealt_lanes below computes the same on the host. Dealt from + 1, each block's
+            // mirrored run starts on a multiple of half_lanes and the last exchange's reads meet
+            // fewer bank conflicts (r2c 4096, one round of them: 112 wavefronts, against 144 dealt
+            // from + 0 and 64 without conflicts); r2c 4096 and 8192 ran 1-1.5% faster on the H200
+            // (bench/RESULTS.md, twenty-fifth run).
             w.line("uint lane = i % " + u(lanes) + ", block = i / " + u(lanes) + ";");
-            w.line("uint ip = lane < " + u(half_lanes) + " ? block * " + u(half_lanes) + " + lane : " +
-                   u(TPC) + " - block * " + u(half_lanes) + " - (" + u(lanes - 1) + " - lane);");
-            w.line("if (ip == " + u(TPC) + ") ip = " + u(TPC / 2) + ";");
+            w.line("uint ip = lane < " + u(half_lanes) + " ? block * " + u(half_lanes) + " + lane + 1u : " +
+                   u(TPC) + " - block * " + u(half_lanes) + " - " + u(lanes) + " + lane;");
+            w.line("if (lane >= " + u(half_lanes) + " && ip == " + u(TPC / 2) + ") ip = 0u;");
             // split's factor W_{2R}^k for the points k = ip + r TPC is W_{2R}^ip (one table read
             // per invocation, kept across tiles) times a constant per register r.
             w.line(C + " wip = tw[" + u(k.real_offset) + " + ip];");
@@ -723,8 +729,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         for (uint32_t x = 0; x < TPC; ++x) {
             const uint32_t lane = x % lanes, block = x / lanes;
             const uint32_t ip =
-                lane < half_lanes ? block * half_lanes + lane : TPC - block * half_lanes - (lanes - 1 - lane);
-            dealt_lanes[x] = ip == TPC ? TPC / 2 : ip;
+                lane < half_lanes ? block * half_lanes + lane + 1 : TPC - block * half_lanes - lanes + lane;
+            dealt_lanes[x] = lane >= half_lanes && ip == TPC / 2 ? 0 : ip;
         }
     auto stage_lanes = [&](size_t s) -> const std::vector<uint32_t>& {
         return stage_index(s) == "ip" ? dealt_lanes : column_lanes;

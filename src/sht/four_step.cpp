@@ -1,5 +1,6 @@
 #include "sht/four_step.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "codegen/butterfly.hpp"
@@ -15,51 +16,60 @@ using codegen::GlslWriter;
 
 std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 
-constexpr uint32_t P = kFourStepPoints;
-// Each column's P = kStagePoints x kColumnThreads points are transformed by kColumnThreads
-// invocations in two stages: DFTs of kStagePoints points over the stride-kColumnThreads
-// decimations, then DFTs of kColumnThreads points.
-constexpr uint32_t kStagePoints = 8, kColumnThreads = P / kStagePoints;
-// Shared rows of P values padded by one: the column DFTs and the m-major side have consecutive
-// invocations take consecutive rows at one point, the runs consecutive points of one row, both
-// free of bank conflicts.
-constexpr uint32_t kRow = P + 1;
+// Each column's P = four_step_points points are transformed by column_threads invocations in two
+// stages: DFTs of stage_points points over the stride-column_threads decimations, then DFTs of
+// column_threads points (none where P = stage_points). Shared rows of P values are padded by one
+// (row): the column DFTs and the m-major side have consecutive invocations take consecutive rows
+// at one point, the runs consecutive points of one row, both free of bank conflicts.
+struct ColumnForm {
+    uint32_t P, stage_points, column_threads, row;
+};
+ColumnForm column_form(bool synthesis) {
+    const uint32_t P = four_step_points(synthesis), stage = std::min<uint32_t>(P, 8);
+    return {P, stage, P / stage, P + 1};
+}
 // The m-major pass's runs: measured on the H200 (bench/RESULTS.md), workgroups of 16 latitudes
 // (128 bytes in f32) ran synthesis fastest and of 8 latitudes (64 bytes) analysis; 32 and 64
 // latitudes, longer runs but fewer and larger workgroups per multiprocessor, ran slower.
+// Points of each column, measured on the H200 (bench/RESULTS.md, twenty-fifth run) at 4096 x 8192:
+// synthesis's m-major pass took 0.069 / 0.073 / 0.081 ms with 8 / 16 / 32 points and its row pass
+// 0.085 / 0.075 / 0.074 (transforms of 512 / 256 / 128 points), so 16; analysis's two passes took
+// 0.150 ms with 16 or 32 points and 0.155 with 64, so 32.
+constexpr uint32_t kSynthesisPoints = 16, kAnalysisPoints = 32;
 constexpr uint32_t kSynthesisRunBytes = 128, kAnalysisRunBytes = 64;
 // Passes::automatic takes two passes from these nphi on: measured on the H200 against one pass
 // at nphi 2048, 4096, 8192 and 16384 (one pass reads or writes the m-major side in runs of one
 // to four latitudes once a row's transform fills a workgroup).
 constexpr uint64_t kTwoPassSynthesisFrom = 8192, kTwoPassAnalysisFrom = 4096;
 
-// Where point k of a column lies in its shared row after the two stages: k = k' + kStagePoints
-// k'' is left at slot k'' + kColumnThreads k' (each stage writes over the slots it read).
-std::string output_slot(const std::string& k) {
-    return "(" + k + ") / " + u(kStagePoints) + " + " + u(kColumnThreads) + " * ((" + k + ") % " +
-           u(kStagePoints) + ")";
+// Where point k of a column lies in its shared row after the two stages: k = k' + stage_points
+// k'' is left at slot k'' + column_threads k' (each stage writes over the slots it read).
+std::string output_slot(const ColumnForm& f, const std::string& k) {
+    return "(" + k + ") / " + u(f.stage_points) + " + " + u(f.column_threads) + " * ((" + k + ") % " +
+           u(f.stage_points) + ")";
 }
 
 // Interface, shared memory, and the workgroup's place: `field`, its latitude block `block`, its
 // column pair `pair` (columns c and C - c in the two halves of the tile; the pair 0 takes 0 and
 // C / 2, each its own mirror), `col_of(pair, side)` for either half's, and `tid`.
 void emit_prologue(GlslWriter& w, const Grid& g, bool synthesis) {
+    const ColumnForm f = column_form(synthesis);
     const auto ty = codegen::types(g.precision);
     const std::string C(ty.complex);
     const uint32_t L = four_step_latitudes(g.precision, synthesis);
-    const uint64_t columns = four_step_columns(g), pairs = columns / 2;
+    const uint64_t columns = four_step_columns(g, synthesis), pairs = columns / 2;
     const uint64_t blocks = (g.nlat + L - 1) / L;
     w.line("#version 450");
     w.line(std::string("// twiddle sht four-step ") + (synthesis ? "synthesis" : "analysis") + ": nlat " +
            std::to_string(g.nlat) + ", nphi " + std::to_string(g.nphi) + ", mmax " + std::to_string(g.mmax) +
            ", fields " + std::to_string(g.fields) + ", " + std::to_string(columns) + " columns of " +
-           std::to_string(P) + " points");
+           std::to_string(f.P) + " points");
     w.line("layout(local_size_x = " + std::to_string(four_step_workgroup(g.precision, synthesis)) + ") in;");
     w.line("layout(std430, set = 0, binding = 0) readonly buffer Src { " + C + " src[]; };");
     w.line("layout(std430, set = 0, binding = 1) writeonly buffer Dst { " + C + " dst[]; };");
     w.line("layout(std430, set = 0, binding = 2) readonly buffer Table { " + C + " tw[]; };");
     w.line("layout(push_constant) uniform Params { uint src_offset; uint dst_offset; } params;");
-    w.line("shared " + C + " sh[" + std::to_string(2 * L * kRow) + "];");
+    w.line("shared " + C + " sh[" + std::to_string(2 * L * f.row) + "];");
     w.line(C + " cmul(" + C + " a, " + C + " b) { return " + C +
            "(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }");
     w.line("uint col_of(uint pair, uint side) {");
@@ -78,8 +88,9 @@ void emit_prologue(GlslWriter& w, const Grid& g, bool synthesis) {
 // round, in a block with its element `e` = round * workgroup + tid declared.
 template <typename Body>
 void for_each_round(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const ColumnForm f = column_form(synthesis);
     const uint32_t workgroup = four_step_workgroup(g.precision, synthesis);
-    for (uint32_t r = 0; r < 2 * four_step_latitudes(g.precision, synthesis) * P / workgroup; ++r) {
+    for (uint32_t r = 0; r < 2 * four_step_latitudes(g.precision, synthesis) * f.P / workgroup; ++r) {
         w.open("");
         w.line("uint e = " + u(r * workgroup) + " + tid;");
         body();
@@ -92,12 +103,13 @@ void for_each_round(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
 // (the point), `lat` and `at` (the scratch index, valid where lat < nlat) declared.
 template <typename Body>
 void for_each_run_element(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const ColumnForm f = column_form(synthesis);
     const uint32_t L = four_step_latitudes(g.precision, synthesis);
     for_each_round(w, g, synthesis, [&] {
-        w.line("uint rho = e / " + u(P) + ", n = e % " + u(P) + ", lat = block * " + u(L) + " + rho % " +
+        w.line("uint rho = e / " + u(f.P) + ", n = e % " + u(f.P) + ", lat = block * " + u(L) + " + rho % " +
                u(L) + ";");
         w.line("uint at = (field * " + u(g.nlat) + " + lat) * " + u(g.nphi / 2) + " + col_of(pair, rho / " +
-               u(L) + ") * " + u(P) + " + n;");
+               u(L) + ") * " + u(f.P) + " + n;");
         body();
     });
 }
@@ -107,12 +119,13 @@ void for_each_run_element(GlslWriter& w, const Grid& g, bool synthesis, Body bod
 // declared; consecutive invocations take consecutive latitudes.
 template <typename Body>
 void for_each_m_element(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const ColumnForm f = column_form(synthesis);
     const uint32_t L = four_step_latitudes(g.precision, synthesis);
     for_each_round(w, g, synthesis, [&] {
-        w.line("uint i = e / " + u(L) + ", side = i / " + u(P) + ", k2 = i % " + u(P) + ";");
+        w.line("uint i = e / " + u(L) + ", side = i / " + u(f.P) + ", k2 = i % " + u(f.P) + ";");
         w.line("uint c = side * " + u(L) + " + e % " + u(L) + ", col = col_of(pair, side);");
-        w.line("uint k = col + " + u(four_step_columns(g)) + " * k2, lat = block * " + u(L) + " + e % " +
-               u(L) + ";");
+        w.line("uint k = col + " + u(four_step_columns(g, synthesis)) + " * k2, lat = block * " + u(L) +
+               " + e % " + u(L) + ";");
         body();
     });
 }
@@ -121,61 +134,91 @@ void for_each_m_element(GlslWriter& w, const Grid& g, bool synthesis, Body body)
 // mirror M - k of k = pair + C k2 is point P - 1 - k2 of the other column, so one invocation takes
 // both, reading or writing the m-major side once for each. `body` is emitted once per round with
 // `k2`, `row` (the first column's tile row; the other's is L + row), `k`, `kp` = M - k and `lat`
-// declared; consecutive invocations take consecutive latitudes.
+// declared, and for analysis `s`, the slot of k2 after the column DFT (output_slot; P - 1 - s is
+// P - 1 - k2's); consecutive invocations take consecutive latitudes.
+//
+// Analysis reads the two points from shared memory after the column DFT, at row * (P + 1) + s.
+// The invocations of one shared-memory wavefront (128 bytes of complex values: G of them) take G
+// / L points of L rows each; taken in order of k2, their slots lie column_threads apart and their
+// reads meet in the same banks (2-way in f32). Taken in order of slots, those of a wavefront L
+// apart, they fill its G banks once: points j = e / L take slot s = j / m % L + L (j % m) + G (j /
+// G), m = G / L.
 template <typename Body>
 void for_each_mirror_pair(GlslWriter& w, const Grid& g, bool synthesis, Body body) {
+    const ColumnForm f = column_form(synthesis);
     const uint32_t L = four_step_latitudes(g.precision, synthesis);
     const uint32_t workgroup = four_step_workgroup(g.precision, synthesis);
-    for (uint32_t r = 0; r < L * P / workgroup; ++r) {
+    const uint32_t G = 128 / complex_bytes(g.precision), m = G / L;
+    const bool spread = G % L == 0 && f.P % G == 0;
+    for (uint32_t r = 0; r < L * f.P / workgroup; ++r) {
         w.open("");
-        w.line("uint e = " + u(r * workgroup) + " + tid, k2 = e / " + u(L) + ", row = e % " + u(L) + ";");
-        w.line("uint k = pair + " + u(four_step_columns(g)) + " * k2, kp = " + u(g.nphi / 2) +
+        if (synthesis) {
+            w.line("uint e = " + u(r * workgroup) + " + tid, k2 = e / " + u(L) + ", row = e % " + u(L) + ";");
+        } else {
+            w.line("uint e = " + u(r * workgroup) + " + tid, j = e / " + u(L) + ", row = e % " + u(L) + ";");
+            w.line(spread ? "uint s = j / " + u(m) + " % " + u(L) + " + " + u(L) + " * (j % " + u(m) +
+                                ") + " + u(G) + " * (j / " + u(G) + ");"
+                          : "uint s = " + output_slot(f, "j") + ";");
+            w.line("uint k2 = s / " + u(f.column_threads) + " + " + u(f.stage_points) + " * (s % " +
+                   u(f.column_threads) + ");");
+        }
+        w.line("uint k = pair + " + u(four_step_columns(g, synthesis)) + " * k2, kp = " + u(g.nphi / 2) +
                " - k, lat = block * " + u(L) + " + row;");
         body();
         w.close();
     }
 }
 
-// The forward DFT of every tile row in place, by kColumnThreads invocations each: row c = tid %
-// 2L, q = tid / 2L. Stage one: the kStagePoints points q + kColumnThreads
-// j, times W_P^{q k'}, back to the slots they came from; stage two: for k' of this invocation,
-// the kColumnThreads points of slots q' + kColumnThreads k', out to the same slots as k'' (see
-// output_slot). W_P^e is W_nphi^{e nphi / P} from the table, negated for e >= P / 2.
+// The forward DFT of every tile row in place, by column_threads invocations each: row c = tid %
+// 2L, q = tid / 2L. Stage one: the stage_points points q + column_threads j, times W_P^{q k'},
+// back to the slots they came from; stage two: for k' of this invocation, the column_threads
+// points of slots q' + column_threads k', out to the same slots as k'' (see output_slot).
+// W_P^e is W_nphi^{e nphi / P} from the table, negated for e >= P / 2.
 void emit_column_dft(GlslWriter& w, const Grid& g, bool synthesis) {
+    const ColumnForm f = column_form(synthesis);
     const auto ty = codegen::types(g.precision);
     const std::string C(ty.complex);
     const uint32_t L = four_step_latitudes(g.precision, synthesis);
     codegen::TempNames temps;
     w.line("barrier();");
     w.open("");
-    w.line("uint c = tid % " + u(2 * L) + ", q = tid / " + u(2 * L) + ", base = c * " + u(kRow) + ";");
-    std::vector<std::string> x(kStagePoints);
-    for (uint32_t j = 0; j < kStagePoints; ++j) {
+    w.line("uint c = tid % " + u(2 * L) + ", q = tid / " + u(2 * L) + ", base = c * " + u(f.row) + ";");
+    std::vector<std::string> x(f.stage_points);
+    for (uint32_t j = 0; j < f.stage_points; ++j) {
         x[j] = "s" + std::to_string(j);
-        w.line(C + " " + x[j] + " = sh[base + q + " + u(kColumnThreads * j) + "];");
+        w.line(C + " " + x[j] + " = sh[base + q + " + u(f.column_threads * j) + "];");
     }
     const std::vector<std::string> y = codegen::emit_dft(w, x, g.precision, temps);
-    for (uint32_t k = 1; k < kStagePoints; ++k) {
+    if (f.column_threads == 1) {
+        // P = stage_points: one DFT per row, back in place.
+        for (uint32_t k = 0; k < f.P; ++k) w.line("sh[base + " + u(k) + "] = " + y[k] + ";");
+        w.close();
+        w.line("barrier();");
+        return;
+    }
+    for (uint32_t k = 1; k < f.stage_points; ++k) {
         w.open("");
         w.line("uint e = q * " + u(k) + ";");
-        w.line(C + " wq = tw[e % " + u(P / 2) + " * " + u(g.nphi / P) + "];");
-        w.line(y[k] + " = cmul(" + y[k] + ", e < " + u(P / 2) + " ? wq : -wq);");
+        w.line(C + " wq = tw[e % " + u(f.P / 2) + " * " + u(g.nphi / f.P) + "];");
+        w.line(y[k] + " = cmul(" + y[k] + ", e < " + u(f.P / 2) + " ? wq : -wq);");
         w.close();
     }
-    for (uint32_t k = 0; k < kStagePoints; ++k)
-        w.line("sh[base + q + " + u(kColumnThreads * k) + "] = " + y[k] + ";");
+    for (uint32_t k = 0; k < f.stage_points; ++k)
+        w.line("sh[base + q + " + u(f.column_threads * k) + "] = " + y[k] + ";");
     w.line("barrier();");
-    constexpr uint32_t kPerThread = kStagePoints / kColumnThreads;
+    const uint32_t kPerThread = f.stage_points / f.column_threads;
     for (uint32_t a = 0; a < kPerThread; ++a) {
         w.open("");
-        w.line("uint slot = base + " + u(kColumnThreads) + " * (q * " + u(kPerThread) + " + " + u(a) + ");");
-        std::vector<std::string> v(kColumnThreads);
-        for (uint32_t qq = 0; qq < kColumnThreads; ++qq) {
+        w.line("uint slot = base + " + u(f.column_threads) + " * (q * " + u(kPerThread) + " + " + u(a) +
+               ");");
+        std::vector<std::string> v(f.column_threads);
+        for (uint32_t qq = 0; qq < f.column_threads; ++qq) {
             v[qq] = "t" + std::to_string(qq);
             w.line(C + " " + v[qq] + " = sh[slot + " + u(qq) + "];");
         }
         const std::vector<std::string> z = codegen::emit_dft(w, v, g.precision, temps);
-        for (uint32_t kk = 0; kk < kColumnThreads; ++kk) w.line("sh[slot + " + u(kk) + "] = " + z[kk] + ";");
+        for (uint32_t kk = 0; kk < f.column_threads; ++kk)
+            w.line("sh[slot + " + u(kk) + "] = " + z[kk] + ";");
         w.close();
     }
     w.close();
@@ -184,18 +227,25 @@ void emit_column_dft(GlslWriter& w, const Grid& g, bool synthesis) {
 
 }  // namespace
 
-bool four_step_applies(const Grid& grid) { return grid.nphi % (4 * P) == 0; }
+uint32_t four_step_points(bool synthesis) { return synthesis ? kSynthesisPoints : kAnalysisPoints; }
 
-uint64_t four_step_columns(const Grid& grid) { return grid.nphi / 2 / P; }
+bool four_step_applies(const Grid& grid, bool synthesis) {
+    return grid.nphi % (4 * four_step_points(synthesis)) == 0;
+}
+
+uint64_t four_step_columns(const Grid& grid, bool synthesis) {
+    return grid.nphi / 2 / four_step_points(synthesis);
+}
 
 uint64_t four_step_workgroups(const Grid& grid, bool synthesis) {
     const uint32_t L = four_step_latitudes(grid.precision, synthesis);
-    return grid.fields * ((grid.nlat + L - 1) / L) * (four_step_columns(grid) / 2);
+    return grid.fields * ((grid.nlat + L - 1) / L) * (four_step_columns(grid, synthesis) / 2);
 }
 
 FftDesc four_step_row_desc(const Grid& g, bool synthesis) {
-    const uint64_t M = g.nphi / 2, columns = four_step_columns(g);
-    return FftDesc::guru({Dim{columns, P, P}}, {Dim{P, 1, 1}, Dim{g.fields * g.nlat, M, M}})
+    const ColumnForm f = column_form(synthesis);
+    const uint64_t M = g.nphi / 2, columns = four_step_columns(g, synthesis);
+    return FftDesc::guru({Dim{columns, f.P, f.P}}, {Dim{f.P, 1, 1}, Dim{g.fields * g.nlat, M, M}})
         .with_normalization(synthesis ? Normalization::forward : Normalization::backward)
         .with_precision(g.precision);
 }
@@ -215,11 +265,12 @@ FftCallbacks four_step_callbacks(const Grid& g, bool synthesis) {
     return c;
 }
 
-std::vector<std::complex<long double>> four_step_row_factors(const Grid& g) {
+std::vector<std::complex<long double>> four_step_row_factors(const Grid& g, bool synthesis) {
+    const ColumnForm f = column_form(synthesis);
     const uint64_t M = g.nphi / 2;
     std::vector<std::complex<long double>> factors(M);
-    for (uint64_t k1 = 0; k1 < M / P; ++k1)
-        for (uint64_t n2 = 0; n2 < P; ++n2) factors[k1 * P + n2] = unit_root(k1 * n2, M);
+    for (uint64_t k1 = 0; k1 < M / f.P; ++k1)
+        for (uint64_t n2 = 0; n2 < f.P; ++n2) factors[k1 * f.P + n2] = unit_root(k1 * n2, M);
     return factors;
 }
 
@@ -228,29 +279,33 @@ uint32_t four_step_latitudes(Precision precision, bool synthesis) {
 }
 
 uint32_t four_step_workgroup(Precision precision, bool synthesis) {
-    return 2 * four_step_latitudes(precision, synthesis) * kColumnThreads;
+    const ColumnForm f = column_form(synthesis);
+    return 2 * four_step_latitudes(precision, synthesis) * f.column_threads;
 }
 
 uint32_t four_step_shared_bytes(const Grid& grid, bool synthesis) {
-    return 2 * four_step_latitudes(grid.precision, synthesis) * kRow * complex_bytes(grid.precision);
+    const ColumnForm f = column_form(synthesis);
+    return 2 * four_step_latitudes(grid.precision, synthesis) * f.row * complex_bytes(grid.precision);
 }
 
-Options four_step_row_options(const Options& fft) {
+Options four_step_row_options(const Options& fft, bool synthesis) {
     Options o = fft;
-    if (o.columns_per_workgroup == 0) o.columns_per_workgroup = P;
+    if (o.columns_per_workgroup == 0) o.columns_per_workgroup = four_step_points(synthesis);
     return o;
 }
 
 bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions& o, bool synthesis) {
+    const ColumnForm f = column_form(synthesis);
     if (o.passes == Passes::two && o.fft.real_path == RealPath::full_length)
         throw Error(
             "sht::StageOptions: two passes transform the packed half-length rows; "
             "fft.real_path full_length (the complex path) takes one");
-    const bool applies = four_step_applies(g) && g.fields * g.nlat * g.nphi < (uint64_t(1) << 32) &&
+    const bool applies = four_step_applies(g, synthesis) &&
+                         g.fields * g.nlat * g.nphi < (uint64_t(1) << 32) &&
                          four_step_shared_bytes(g, synthesis) <= caps.max_shared_memory_bytes;
     if (o.passes == Passes::two && !applies)
         throw UnsupportedError("sht::FourierStage: two passes need nphi a multiple of " +
-                               std::to_string(4 * P) + ", fields * nlat * nphi below 2^32 and " +
+                               std::to_string(4 * f.P) + ", fields * nlat * nphi below 2^32 and " +
                                std::to_string(four_step_shared_bytes(g, synthesis)) +
                                " bytes of shared memory, got nphi " + std::to_string(g.nphi));
     // A radix asked of the planner (the seed's radix-2 and radix-4 kernels) or the complex path
@@ -262,6 +317,7 @@ bool takes_two_passes(const DeviceCaps& caps, const Grid& g, const StageOptions&
 }
 
 std::string generate_four_step_synthesis(const Grid& g) {
+    const ColumnForm f = column_form(true);
     const std::string C(codegen::types(g.precision).complex);
     const uint64_t M = g.nphi / 2;
     const uint32_t L = four_step_latitudes(g.precision, true);
@@ -284,8 +340,8 @@ std::string generate_four_step_synthesis(const Grid& g) {
         w.line("b.y = -b.y;");
         w.line(C + " wk = tw[k];");
         w.line(C + " s = a + b, d = cmul(" + C + "(wk.x, -wk.y), a - b);");
-        w.line("sh[row * " + u(kRow) + " + k2] = " + C + "(s.x - d.y, -s.y - d.x);");
-        w.line("sh[(" + u(L) + " + row) * " + u(kRow) + " + " + u(P - 1) + " - k2] = " + C +
+        w.line("sh[row * " + u(f.row) + " + k2] = " + C + "(s.x - d.y, -s.y - d.x);");
+        w.line("sh[(" + u(L) + " + row) * " + u(f.row) + " + " + u(f.P - 1) + " - k2] = " + C +
                "(s.x + d.y, s.y - d.x);");
     });
     w.close();
@@ -303,13 +359,13 @@ std::string generate_four_step_synthesis(const Grid& g) {
         w.line(C + " wk = tw[k];");
         w.line(C + " d = cmul(" + C + "(wk.x, -wk.y), a - b);");
         w.line(C + " y = a + b + " + C + "(-d.y, d.x);");
-        w.line("sh[c * " + u(kRow) + " + k2] = " + C + "(y.x, -y.y);");
+        w.line("sh[c * " + u(f.row) + " + k2] = " + C + "(y.x, -y.y);");
     });
     w.close();
     emit_column_dft(w, g, true);
     // conj of the forward transform of conj(Y): the column's inverse transform, out as runs.
     for_each_run_element(w, g, true, [&] {
-        w.line(C + " o = sh[rho * " + u(kRow) + " + " + output_slot("n") + "];");
+        w.line(C + " o = sh[rho * " + u(f.row) + " + " + output_slot(f, "n") + "];");
         w.line("if (lat < " + u(g.nlat) + ") dst[params.dst_offset + at] = " + C + "(o.x, -o.y);");
     });
     w.close();
@@ -317,12 +373,13 @@ std::string generate_four_step_synthesis(const Grid& g) {
 }
 
 std::string generate_four_step_analysis(const Grid& g) {
+    const ColumnForm f = column_form(false);
     const std::string C(codegen::types(g.precision).complex);
     const uint32_t L = four_step_latitudes(g.precision, false);
     GlslWriter w;
     emit_prologue(w, g, false);
     for_each_run_element(w, g, false, [&] {
-        w.line("sh[rho * " + u(kRow) + " + n] = lat < " + u(g.nlat) +
+        w.line("sh[rho * " + u(f.row) + " + n] = lat < " + u(g.nlat) +
                " ? src[params.src_offset + at] : " + C + "(0);");
     });
     emit_column_dft(w, g, false);
@@ -334,9 +391,8 @@ std::string generate_four_step_analysis(const Grid& g) {
     w.open("if (pair != 0u)");
     for_each_mirror_pair(w, g, false, [&] {
         w.open("if (lat < " + u(g.nlat) + ")");
-        w.line(C + " a = sh[row * " + u(kRow) + " + " + output_slot("k2") + "];");
-        w.line(C + " b = sh[(" + u(L) + " + row) * " + u(kRow) + " + " + output_slot(u(P - 1) + " - k2") +
-               "];");
+        w.line(C + " a = sh[row * " + u(f.row) + " + s];");
+        w.line(C + " b = sh[(" + u(L) + " + row) * " + u(f.row) + " + " + u(f.P - 1) + " - s];");
         w.line("b.y = -b.y;");
         w.line(C + " e = (a + b) * 0.5, o = (a - b) * 0.5;");
         w.line(C + " t = cmul(tw[k], " + C + "(o.y, -o.x));");
@@ -350,9 +406,9 @@ std::string generate_four_step_analysis(const Grid& g) {
     w.open("else");
     for_each_m_element(w, g, false, [&] {
         w.open("if (lat < " + u(g.nlat) + " && k <= " + u(g.mmax) + ")");
-        w.line("uint km = col == 0u ? (" + u(P) + " - k2) % " + u(P) + " : " + u(P - 1) + " - k2;");
-        w.line(C + " a = sh[c * " + u(kRow) + " + " + output_slot("k2") + "];");
-        w.line(C + " b = sh[c * " + u(kRow) + " + " + output_slot("km") + "];");
+        w.line("uint km = col == 0u ? (" + u(f.P) + " - k2) % " + u(f.P) + " : " + u(f.P - 1) + " - k2;");
+        w.line(C + " a = sh[c * " + u(f.row) + " + " + output_slot(f, "k2") + "];");
+        w.line(C + " b = sh[c * " + u(f.row) + " + " + output_slot(f, "km") + "];");
         w.line("b.y = -b.y;");
         w.line(C + " e = (a + b) * 0.5, o = (a - b) * 0.5;");
         w.line("dst[fm + k * " + u(g.nlat) + " + lat] = e + cmul(tw[k], " + C + "(o.y, -o.x));");

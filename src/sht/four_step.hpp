@@ -1,12 +1,12 @@
 // The spherical-harmonic Fourier stage in two passes (sht::Passes::two): the half-length transform
-// of M = nphi / 2 points as M = columns x kFourStepPoints, so that the pass on the m-major side
-// reads and writes runs of four_step_latitudes latitudes.
+// of M = nphi / 2 points as M = columns x P (P = four_step_points, by direction), so that the pass
+// on the m-major side reads and writes runs of four_step_latitudes latitudes.
 //
-// With k = k1 + columns k2 (spectral index) and n = n2 + kFourStepPoints n1 (index of the complex
+// With k = k1 + columns k2 (spectral index) and n = n2 + P n1 (index of the complex
 // pairs z_n = x_2n + i x_2n+1 of a row), the row's transform of M points is
 //   Z_{k1 + columns k2} = sum_n2 e^{-2 pi i k2 n2 / P} [W_M^{k1 n2} sum_n1 z_{n2 + P n1} e^{-2 pi i k1 n1 /
 //   columns}]
-// (P = kFourStepPoints), and synthesis the same with the signs of every exponent turned.
+// and synthesis the same with the signs of every exponent turned.
 //   synthesis: this file's kernel joins the pairs X_k, X_{M-k} of the m-major spectrum (the
 //              columns k1 and columns - k1 lie in one workgroup, and one invocation reads both
 //              of a pair and writes both of its results) and transforms each column's
@@ -30,19 +30,20 @@
 
 namespace twiddle::sht {
 
-// Points of each column transform on the m-major side.
-inline constexpr uint32_t kFourStepPoints = 32;
+// Points of each column transform on the m-major side: synthesis 16, analysis 32.
+uint32_t four_step_points(bool synthesis);
 // Latitudes a workgroup of the m-major pass takes, the runs in which it reads or writes fm:
 // synthesis 16 (f32) or 8 (f64), 128 bytes; analysis 8 or 4, 64 bytes.
 uint32_t four_step_latitudes(Precision precision, bool synthesis);
-// Invocations of the m-major pass's workgroups: four for each of the two columns' rows.
+// Invocations of the m-major pass's workgroups: P / 8 for each of the two columns' rows (synthesis
+// two, analysis four).
 uint32_t four_step_workgroup(Precision precision, bool synthesis);
 
-// Whether the grid can take two passes: nphi a multiple of 4 kFourStepPoints (M an even number of
-// columns).
-bool four_step_applies(const Grid& grid);
-// Columns of the four-step form: M / kFourStepPoints.
-uint64_t four_step_columns(const Grid& grid);
+// Whether the grid can take two passes in a direction: nphi a multiple of 4 four_step_points (M an
+// even number of columns).
+bool four_step_applies(const Grid& grid, bool synthesis);
+// Columns of the four-step form: M / four_step_points.
+uint64_t four_step_columns(const Grid& grid, bool synthesis);
 // Workgroups of the m-major pass: fields x latitude blocks x column pairs.
 uint64_t four_step_workgroups(const Grid& grid, bool synthesis);
 
@@ -54,14 +55,14 @@ FftDesc four_step_row_desc(const Grid& grid, bool synthesis);
 // The row pass's callbacks: the factors W_M^{k1 n2} (the operand, four_step_row_factors) applied
 // as a product when analysis stores and conjugated when synthesis loads.
 FftCallbacks four_step_callbacks(const Grid& grid, bool synthesis);
-// The row pass's planner options: the stage's, with a whole row's kFourStepPoints transforms per
+// The row pass's planner options: the stage's, with a whole row's four_step_points transforms per
 // workgroup unless columns_per_workgroup is set (runs of 256 bytes in f32: on the H200 the pass
 // took 0.075 ms at 4096 x 8192 against 0.079 ms with the planner's 16).
-Options four_step_row_options(const Options& fft);
+Options four_step_row_options(const Options& fft, bool synthesis);
 // The operand of the row pass: W_M^{k1 n2} (e^{-}) at k1 P + n2, k1 < columns, n2 < P.
-std::vector<std::complex<long double>> four_step_row_factors(const Grid& grid);
+std::vector<std::complex<long double>> four_step_row_factors(const Grid& grid, bool synthesis);
 
-// Shared memory of the m-major pass: its tile, two columns' rows of kFourStepPoints points for
+// Shared memory of the m-major pass: its tile, two columns' rows of four_step_points points for
 // each latitude.
 uint32_t four_step_shared_bytes(const Grid& grid, bool synthesis);
 // Whether the fft strategy takes the four-step form in one direction of `grid` under `options`
