@@ -16,17 +16,18 @@ using codegen::GlslWriter;
 
 std::string u(uint64_t v) { return std::to_string(v) + "u"; }
 
-// Each column's P = four_step_points points are transformed by column_threads invocations in two
-// stages: DFTs of stage_points points over the stride-column_threads decimations, then DFTs of
-// column_threads points (none where P = stage_points). Shared rows of P values are padded by one
+// Each column's P = four_step_points points are transformed by column_threads = P / kStagePoints
+// invocations in two stages: DFTs of kStagePoints points over the stride-column_threads
+// decimations, then DFTs of column_threads points. Shared rows of P values are padded by one
 // (row): the column DFTs and the m-major side have consecutive invocations take consecutive rows
 // at one point, the runs consecutive points of one row, both free of bank conflicts.
+constexpr uint32_t kStagePoints = 8;
 struct ColumnForm {
-    uint32_t P, stage_points, column_threads, row;
+    uint32_t P, column_threads, row;
 };
 ColumnForm column_form(bool synthesis) {
-    const uint32_t P = four_step_points(synthesis), stage = std::min<uint32_t>(P, 8);
-    return {P, stage, P / stage, P + 1};
+    const uint32_t P = four_step_points(synthesis);
+    return {P, P / kStagePoints, P + 1};
 }
 // The m-major pass's runs: measured on the H200 (bench/RESULTS.md), workgroups of 16 latitudes
 // (128 bytes in f32) ran synthesis fastest and of 8 latitudes (64 bytes) analysis; 32 and 64
@@ -36,17 +37,21 @@ ColumnForm column_form(bool synthesis) {
 // 0.085 / 0.075 / 0.074 (transforms of 512 / 256 / 128 points), so 16; analysis's two passes took
 // 0.150 ms with 16 or 32 points and 0.155 with 64, so 32.
 constexpr uint32_t kSynthesisPoints = 16, kAnalysisPoints = 32;
+// Two stages, the second of 2 to 8 points (an invocation takes kStagePoints / column_threads of them).
+static_assert(kSynthesisPoints % kStagePoints == 0 && kAnalysisPoints % kStagePoints == 0 &&
+              std::min(kSynthesisPoints, kAnalysisPoints) >= 2 * kStagePoints &&
+              std::max(kSynthesisPoints, kAnalysisPoints) <= kStagePoints * kStagePoints);
 constexpr uint32_t kSynthesisRunBytes = 128, kAnalysisRunBytes = 64;
 // Passes::automatic takes two passes from these nphi on: measured on the H200 against one pass
 // at nphi 2048, 4096, 8192 and 16384 (one pass reads or writes the m-major side in runs of one
 // to four latitudes once a row's transform fills a workgroup).
 constexpr uint64_t kTwoPassSynthesisFrom = 8192, kTwoPassAnalysisFrom = 4096;
 
-// Where point k of a column lies in its shared row after the two stages: k = k' + stage_points
+// Where point k of a column lies in its shared row after the two stages: k = k' + kStagePoints
 // k'' is left at slot k'' + column_threads k' (each stage writes over the slots it read).
 std::string output_slot(const ColumnForm& f, const std::string& k) {
-    return "(" + k + ") / " + u(f.stage_points) + " + " + u(f.column_threads) + " * ((" + k + ") % " +
-           u(f.stage_points) + ")";
+    return "(" + k + ") / " + u(kStagePoints) + " + " + u(f.column_threads) + " * ((" + k + ") % " +
+           u(kStagePoints) + ")";
 }
 
 // Interface, shared memory, and the workgroup's place: `field`, its latitude block `block`, its
@@ -159,7 +164,7 @@ void for_each_mirror_pair(GlslWriter& w, const Grid& g, bool synthesis, Body bod
             w.line(spread ? "uint s = j / " + u(m) + " % " + u(L) + " + " + u(L) + " * (j % " + u(m) +
                                 ") + " + u(G) + " * (j / " + u(G) + ");"
                           : "uint s = " + output_slot(f, "j") + ";");
-            w.line("uint k2 = s / " + u(f.column_threads) + " + " + u(f.stage_points) + " * (s % " +
+            w.line("uint k2 = s / " + u(f.column_threads) + " + " + u(kStagePoints) + " * (s % " +
                    u(f.column_threads) + ");");
         }
         w.line("uint k = pair + " + u(four_step_columns(g, synthesis)) + " * k2, kp = " + u(g.nphi / 2) +
@@ -170,7 +175,7 @@ void for_each_mirror_pair(GlslWriter& w, const Grid& g, bool synthesis, Body bod
 }
 
 // The forward DFT of every tile row in place, by column_threads invocations each: row c = tid %
-// 2L, q = tid / 2L. Stage one: the stage_points points q + column_threads j, times W_P^{q k'},
+// 2L, q = tid / 2L. Stage one: the kStagePoints points q + column_threads j, times W_P^{q k'},
 // back to the slots they came from; stage two: for k' of this invocation, the column_threads
 // points of slots q' + column_threads k', out to the same slots as k'' (see output_slot).
 // W_P^e is W_nphi^{e nphi / P} from the table, negated for e >= P / 2.
@@ -183,30 +188,23 @@ void emit_column_dft(GlslWriter& w, const Grid& g, bool synthesis) {
     w.line("barrier();");
     w.open("");
     w.line("uint c = tid % " + u(2 * L) + ", q = tid / " + u(2 * L) + ", base = c * " + u(f.row) + ";");
-    std::vector<std::string> x(f.stage_points);
-    for (uint32_t j = 0; j < f.stage_points; ++j) {
+    std::vector<std::string> x(kStagePoints);
+    for (uint32_t j = 0; j < kStagePoints; ++j) {
         x[j] = "s" + std::to_string(j);
         w.line(C + " " + x[j] + " = sh[base + q + " + u(f.column_threads * j) + "];");
     }
     const std::vector<std::string> y = codegen::emit_dft(w, x, g.precision, temps);
-    if (f.column_threads == 1) {
-        // P = stage_points: one DFT per row, back in place.
-        for (uint32_t k = 0; k < f.P; ++k) w.line("sh[base + " + u(k) + "] = " + y[k] + ";");
-        w.close();
-        w.line("barrier();");
-        return;
-    }
-    for (uint32_t k = 1; k < f.stage_points; ++k) {
+    for (uint32_t k = 1; k < kStagePoints; ++k) {
         w.open("");
         w.line("uint e = q * " + u(k) + ";");
         w.line(C + " wq = tw[e % " + u(f.P / 2) + " * " + u(g.nphi / f.P) + "];");
         w.line(y[k] + " = cmul(" + y[k] + ", e < " + u(f.P / 2) + " ? wq : -wq);");
         w.close();
     }
-    for (uint32_t k = 0; k < f.stage_points; ++k)
+    for (uint32_t k = 0; k < kStagePoints; ++k)
         w.line("sh[base + q + " + u(f.column_threads * k) + "] = " + y[k] + ";");
     w.line("barrier();");
-    const uint32_t kPerThread = f.stage_points / f.column_threads;
+    const uint32_t kPerThread = kStagePoints / f.column_threads;
     for (uint32_t a = 0; a < kPerThread; ++a) {
         w.open("");
         w.line("uint slot = base + " + u(f.column_threads) + " * (q * " + u(kPerThread) + " + " + u(a) +
