@@ -153,17 +153,17 @@ void for_each_mirror_pair(GlslWriter& w, const Grid& g, bool synthesis, Body bod
     const ColumnForm f = column_form(synthesis);
     const uint32_t L = four_step_latitudes(g.precision, synthesis);
     const uint32_t workgroup = four_step_workgroup(g.precision, synthesis);
+    // G and L are 128 and 64 bytes of complex values, so m = 2; analysis's P is a multiple of G.
     const uint32_t G = 128 / complex_bytes(g.precision), m = G / L;
-    const bool spread = G % L == 0 && f.P % G == 0;
+    static_assert(128 % kAnalysisRunBytes == 0 && kAnalysisPoints % (128 / 8) == 0);
     for (uint32_t r = 0; r < L * f.P / workgroup; ++r) {
         w.open("");
         if (synthesis) {
             w.line("uint e = " + u(r * workgroup) + " + tid, k2 = e / " + u(L) + ", row = e % " + u(L) + ";");
         } else {
             w.line("uint e = " + u(r * workgroup) + " + tid, j = e / " + u(L) + ", row = e % " + u(L) + ";");
-            w.line(spread ? "uint s = j / " + u(m) + " % " + u(L) + " + " + u(L) + " * (j % " + u(m) +
-                                ") + " + u(G) + " * (j / " + u(G) + ");"
-                          : "uint s = " + output_slot(f, "j") + ";");
+            w.line("uint s = j / " + u(m) + " % " + u(L) + " + " + u(L) + " * (j % " + u(m) + ") + " + u(G) +
+                   " * (j / " + u(G) + ");");
             w.line("uint k2 = s / " + u(f.column_threads) + " + " + u(kStagePoints) + " * (s % " +
                    u(f.column_threads) + ");");
         }
