@@ -453,11 +453,12 @@ struct TWIDDLE_API LogicalPlan {
 
 // The words of each shared-memory exchange array of a kernel whose tile holds `tile_points`
 // points: one float (or double) per point, or per point of half the tile with exchange_rounds 4,
-// and a pad word after every 32 so that strided exchanges do not pile onto one bank. The code
-// generator's GLSL `pad()` maps points to those words.
+// and a spare word per 16 so that strided exchanges do not pile onto one bank. The code
+// generator maps points to those words (GLSL `pad()`, a word after every 32, or a map chosen per
+// exchange).
 constexpr uint64_t exchange_array_words(uint64_t tile_points, uint32_t exchange_rounds) {
     const uint64_t points = exchange_rounds == 4 ? tile_points / 2 : tile_points;
-    return points + points / 32;
+    return points + points / 16;
 }
 
 // The places of a one-pass kernel's point bits (PassKernel::lane_swaps) as each stage begins,

@@ -1,6 +1,7 @@
 #include "codegen/pass_kernel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <functional>
@@ -33,21 +34,69 @@ constexpr uint32_t kFactoredTwiddleRadix = 32;
 // one-pass kernel), or any of the workgroup's.
 enum class Scope { column, workgroup };
 
-// Whether a kernel's shared-memory indices are padded (pad() skipping a word after every 32),
-// and what its exchanges cost either way: the bank-conflict wavefronts of every move whose
-// addresses are known (SharedExchange::Move::words), summed over the workgroup's warps.
+// An additive map of shared-memory indices, a -> a + sum_k shifts[k - 5] * (a >> k) for k = 5..9,
+// that spreads strided accesses over the banks. Being a sum, it distributes over base + offset
+// wherever that sum carries past none of its shifts (folds), so that an exchange pads each base once
+// and its offsets stay constants of the accesses; an XOR swizzle would cost index arithmetic per
+// access. It is increasing, so no two indices meet.
+struct BankMap {
+    std::array<uint32_t, 5> shifts{};
+
+    uint32_t apply(uint32_t a) const {
+        uint32_t r = a;
+        for (uint32_t k = 0; k < shifts.size(); ++k) r += shifts[k] * (a >> (k + 5));
+        return r;
+    }
+    bool identity() const { return shifts == std::array<uint32_t, 5>{}; }
+    bool operator==(const BankMap&) const = default;
+    // Whether apply(base + offset) == apply(base) + apply(offset).
+    bool folds(uint32_t base, uint32_t offset) const {
+        for (uint32_t k = 0; k < shifts.size(); ++k) {
+            const uint32_t mask = (1u << (k + 5)) - 1;
+            if (shifts[k] && (base & mask) + (offset & mask) > mask) return false;
+        }
+        return true;
+    }
+    // GLSL of the map applied to `a`: the kernel's pad() for kPadMap (see below).
+    std::string glsl(const std::string& a) const {
+        if (identity()) return a;
+        if (shifts == std::array<uint32_t, 5>{1, 0, 0, 0, 0}) return "pad(" + a + ")";
+        std::string r = "(" + a + ")";
+        for (uint32_t k = 0; k < shifts.size(); ++k)
+            if (shifts[k])
+                r += " + " + (shifts[k] > 1 ? std::to_string(shifts[k]) + "u * " : std::string()) + "((" + a +
+                     ") >> " + std::to_string(k + 5) + "u)";
+        return "(" + r + ")";
+    }
+};
+
+// pad(): a word after every 32.
+constexpr BankMap kPadMap{{1, 0, 0, 0, 0}};
+// The maps an exchange may take, the first of the fewest modeled wavefronts that fits the array
+// (exchange_array_words' room: a word per 16). a + (a >> 6) + 6 (a >> 7) takes the stride-128 runs
+// of 8 (writes of a radix-16 stage after a radix-8 one) and the mirrored runs of 16 (reads of r2c's
+// split dealt in lanes, PassKernel::split_lanes) to distinct banks, where pad() gives 2-way
+// conflicts: on the H200 c2c 2048 +1.9%, 4096 +1.3%, 131072 +2.3%, r2c 4096 +2.5%, 8192 +2.7%
+// (bench/RESULTS.md, twenty-sixth run).
+constexpr BankMap kExchangeMaps[] = {
+    kPadMap, {{0, 1, 0, 4, 0}}, {{0, 1, 2, 0, 0}}, {{0, 0, 4, 0, 0}}, {{0, 1, 6, 0, 0}}};
+
+// Whether a kernel's shared-memory indices are padded (kPadMap, or a map of kExchangeMaps chosen
+// per exchange) or plain, and what its exchanges cost either way: the bank-conflict wavefronts of
+// every move whose addresses are known (SharedExchange::Move::words), summed over the workgroup's
+// warps.
 struct SharedPadding {
     bool padded = true;
     uint64_t wavefronts_padded = 0;
     uint64_t wavefronts_plain = 0;
-    // Warp-wide accesses whose padded index pad() computes in full (no fold), where padded.
+    // Warp-wide accesses whose padded index the map computes in full (no fold), where padded.
     uint64_t unfolded = 0;
 };
 
-// Wavefronts of one shared access whose invocation tid reaches element `words[tid]`: per group of
-// lanes that share one pass through the 32 four-byte banks (32 lanes for 4-byte elements, 16 for
-// 8-byte ones), the most distinct elements that fall in one bank.
-uint64_t access_wavefronts(const std::vector<uint32_t>& words, uint32_t element_bytes, bool padded) {
+// Wavefronts of one shared access whose invocation tid reaches element `words[tid]` mapped by
+// `map`: per group of lanes that share one pass through the 32 four-byte banks (32 lanes for
+// 4-byte elements, 16 for 8-byte ones), the most distinct elements that fall in one bank.
+uint64_t access_wavefronts(const std::vector<uint32_t>& words, uint32_t element_bytes, const BankMap& map) {
     const uint32_t lanes = element_bytes == 8 ? 16 : 32, banks = lanes;
     uint64_t total = 0;
     std::vector<std::vector<uint32_t>> in_bank(banks);
@@ -55,7 +104,7 @@ uint64_t access_wavefronts(const std::vector<uint32_t>& words, uint32_t element_
         for (auto& b : in_bank) b.clear();
         uint32_t worst = 0;
         for (size_t t = first; t < std::min(words.size(), first + lanes); ++t) {
-            const uint32_t a = padded ? words[t] + (words[t] >> 5) : words[t];
+            const uint32_t a = map.apply(words[t]);
             auto& b = in_bank[a % banks];
             if (std::find(b.begin(), b.end(), a) == b.end()) b.push_back(a);
             worst = std::max(worst, uint32_t(b.size()));
@@ -73,9 +122,12 @@ class SharedExchange {
 public:
     // `pending`: shared memory may still be read by earlier code (a previous loop trip) in
     // that scope.
-    SharedExchange(GlslWriter& w, const PassKernel& k, std::optional<Scope> pending, SharedPadding& padding)
+    // `array_words`: the words of each exchange array, which a map's indices must stay below.
+    SharedExchange(GlslWriter& w, const PassKernel& k, std::optional<Scope> pending, SharedPadding& padding,
+                   uint64_t array_words)
         : w_(w),
           padding_(padding),
+          array_words_(array_words),
           element_bytes_(k.precision == Precision::f64 ? 8 : 4),
           rounds_(k.exchange_rounds),
           half_points_(k.radix / 2),
@@ -93,12 +145,14 @@ public:
         // A GLSL condition under which the move happens (empty: always), for invocations
         // without a butterfly in the last group of a non-uniform stage.
         std::string guard = "";
-        // Set where address == base + offset and pad() distributes over the sum for every value
-        // the base takes (see fold_shared_address): the exchange pads each base once, and the
-        // offset becomes a constant of the access instead of index arithmetic per access
-        // (NVIDIA H200: one-pass 2048 3747 -> 3844 GB/s, 4096 3652 -> 3792, multi-pass +1-5%).
+        // Set where address == base + offset, base taking the values `base_values` (see
+        // fold_shared_address): where the exchange's map folds for each of them (BankMap::folds),
+        // the exchange pads each base once, and the offset becomes a constant of the access instead
+        // of index arithmetic per access (NVIDIA H200: one-pass 2048 3747 -> 3844 GB/s, 4096 3652
+        // -> 3792, multi-pass +1-5%).
         std::string base = "";
         uint32_t offset = 0;
+        std::vector<uint32_t> base_values = {};
         // The unpadded element each invocation of the workgroup reaches (empty: not known), for
         // SharedPadding's tally.
         std::vector<uint32_t> words = {};
@@ -115,21 +169,16 @@ public:
                 w_.line(type_ + " " + fresh + ";");
                 m.value = fresh;
             }
-        if (rounds_ < 4)
-            for (const std::vector<Move>* moves : {&writes, static_cast<const std::vector<Move>*>(&reads)})
-                for (const Move& m : *moves) {
-                    padding_.wavefronts_padded += access_wavefronts(m.words, element_bytes_, true);
-                    padding_.wavefronts_plain += access_wavefronts(m.words, element_bytes_, false);
-                    if (m.base.empty() && !m.words.empty()) padding_.unfolded += (m.words.size() + 31) / 32;
-                }
-        // Each distinct base of the moves that fold, padded once (halves map addresses apart).
+        const BankMap map = choose_map(writes, reads);
+        auto folds = [&](const Move& m) { return folds_under(map, m); };
+        // Each distinct base of the moves that fold, mapped once (halves map addresses apart).
         std::map<std::string, std::string> padded;
         if (rounds_ < 4)
             for (const std::vector<Move>* moves : {&writes, static_cast<const std::vector<Move>*>(&reads)})
                 for (const Move& m : *moves)
-                    if (!m.base.empty() && !padded.contains(m.base)) {
+                    if (folds(m) && !padded.contains(m.base)) {
                         const std::string name = "pb" + std::to_string(bases_++);
-                        w_.line("uint " + name + " = pad(" + m.base + ");");
+                        w_.line("uint " + name + " = " + map.glsl(m.base) + ";");
                         padded.emplace(m.base, name);
                     }
         for (uint32_t round = 0; round < rounds_; ++round) {
@@ -148,10 +197,9 @@ public:
                     return "pad(((" + m.address + ") >> 1u & ~" + mask + ") | ((" + m.address + ") & " +
                            mask + "))";
                 }
-                if (const auto it = padded.find(m.base); it != padded.end())
-                    return it->second + " + " +
-                           std::to_string(padding_.padded ? m.offset + (m.offset >> 5) : m.offset) + "u";
-                return "pad(" + m.address + (upper ? " - " + std::to_string(half_points_) + "u" : "") + ")";
+                if (rounds_ == 4) return "pad(" + m.address + (upper ? " - " + u(half_points_) : "") + ")";
+                if (folds(m)) return padded.at(m.base) + " + " + u(map.apply(m.offset));
+                return map.glsl(m.address);
             };
             if (pending_)
                 wait(*pending_ == Scope::column && scope == Scope::column ? Scope::column : Scope::workgroup);
@@ -191,6 +239,57 @@ public:
     }
 
 private:
+    static bool folds_under(const BankMap& map, const Move& m) {
+        return !m.base.empty() && std::all_of(m.base_values.begin(), m.base_values.end(),
+                                              [&](uint32_t b) { return map.folds(b, m.offset); });
+    }
+
+    // The exchange's map: none in a plain kernel; kPadMap in halves or where a move's words are
+    // not known; else of kExchangeMaps whose words fit the array, the one whose wavefronts plus
+    // 0.65 per warp-wide access that computes the map in full (generate_pass_kernel's weight) are
+    // fewest, kPadMap on a tie. Adds the exchange's cost padded and plain to the kernel's tally.
+    BankMap choose_map(const std::vector<Move>& writes, const std::vector<Move>& reads) const {
+        if (rounds_ == 4) return kPadMap;
+        std::vector<const Move*> moves;
+        for (const std::vector<Move>* list : {&writes, &reads})
+            for (const Move& m : *list) moves.push_back(&m);
+        const bool known =
+            std::all_of(moves.begin(), moves.end(), [](const Move* m) { return !m->words.empty(); });
+        auto cost = [&](const BankMap& map, uint64_t& wavefronts, uint64_t& unfolded) {
+            wavefronts = unfolded = 0;
+            for (const Move* m : moves) {
+                wavefronts += access_wavefronts(m->words, element_bytes_, map);
+                if (!folds_under(map, *m) && !m->words.empty()) unfolded += (m->words.size() + 31) / 32;
+            }
+            return double(wavefronts) + 0.65 * double(unfolded);
+        };
+        auto fits = [&](const BankMap& map) {
+            for (const Move* m : moves)
+                for (uint32_t a : m->words)
+                    if (map.apply(a) >= array_words_) return false;
+            return true;
+        };
+        uint64_t wavefronts = 0, unfolded = 0;
+        BankMap best = kPadMap;
+        double best_cost = cost(kPadMap, wavefronts, unfolded);
+        uint64_t best_wavefronts = wavefronts, best_unfolded = unfolded;
+        if (padding_.padded && known)
+            for (const BankMap& map : kExchangeMaps) {
+                const double c = cost(map, wavefronts, unfolded);
+                if (c < best_cost && fits(map)) {
+                    best = map;
+                    best_cost = c;
+                    best_wavefronts = wavefronts;
+                    best_unfolded = unfolded;
+                }
+            }
+        padding_.wavefronts_padded += best_wavefronts;
+        padding_.unfolded += best_unfolded;
+        cost(BankMap{}, wavefronts, unfolded);
+        padding_.wavefronts_plain += wavefronts;
+        return padding_.padded ? best : BankMap{};
+    }
+
     void wait(Scope scope) {
         if (scope == Scope::column && subgroups_) {
             w_.open("if (subgroup_sync)");
@@ -207,6 +306,7 @@ private:
 
     GlslWriter& w_;
     SharedPadding& padding_;
+    uint64_t array_words_;
     uint32_t element_bytes_;
     uint32_t rounds_;
     uint32_t half_points_;
@@ -218,19 +318,14 @@ private:
     std::string type_;
 };
 
-// The move `m` at shared address base + offset, with Move::base and Move::offset set where
-// pad(b + offset) == pad(b) + pad(offset) for each value b of the base in `base_values`: where the
-// low five bits of b and of the offset add without a carry, or where the kernel does not pad.
-// Otherwise the address alone.
+// The move `m` at shared address base + offset, the base taking the values `base_values`; the
+// exchange folds the offset where its map allows (SharedExchange::Move::base).
 SharedExchange::Move fold_shared_address(SharedExchange::Move m, const std::string& base, uint32_t offset,
-                                         const std::vector<uint32_t>& base_values,
-                                         const SharedPadding& padding) {
+                                         const std::vector<uint32_t>& base_values) {
     m.address = base + " + " + std::to_string(offset) + "u";
-    if (padding.padded)
-        for (uint32_t b : base_values)
-            if (b % 32 + offset % 32 >= 32) return m;
     m.base = base;
     m.offset = offset;
+    m.base_values = base_values;
     return m;
 }
 
@@ -567,11 +662,11 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
            " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
     emit_interface(w, WG, k.precision);
     const bool shared = k.shared_bytes > 0;
+    // The planner's sizes, with room for pad()'s word after every 32 where the kernel pads.
+    const uint64_t array_words = shared ? exchange_array_words(uint64_t(B) * tile_row, k.exchange_rounds) : 0;
     if (shared) {
-        // The planner's sizes, with room for pad()'s word after every 32 where the kernel pads.
-        const auto words = exchange_array_words(uint64_t(B) * tile_row, k.exchange_rounds);
-        w.line("shared " + Rl + " sh0[" + std::to_string(words) + "];");
-        if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(words) + "];");
+        w.line("shared " + Rl + " sh0[" + std::to_string(array_words) + "];");
+        if (k.exchange_rounds == 1) w.line("shared " + Rl + " sh1[" + std::to_string(array_words) + "];");
         w.line(padding.padded ? "uint pad(uint a) { return a + (a >> 5u); }"
                               : "uint pad(uint a) { return a; }");
     }
@@ -676,6 +771,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             // split's factor W_{2R}^k for the points k = ip + r TPC is W_{2R}^ip (one table read
             // per invocation, kept across tiles) times a constant per register r.
             w.line(C + " wip = tw[" + u(k.real_offset) + " + ip];");
+            // The stores' scale times split's 1/2 (emit_split_pair, unhalved).
+            w.line(C + " half_scale = " + C + "(params.store_re, params.store_im) * 0.5;");
         }
     } else {
         w.line("uint lc = tid % " + u(B) + ";  // column within the tile");
@@ -709,8 +806,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                 const uint32_t x = idx_values[k.points_contiguous ? tid % TPC : tid / B] + c;
                 m.words.push_back(k.points_contiguous ? lc * R + x : x * B + lc);
             }
-        return fold_shared_address(std::move(m), shared_index(idx), k.points_contiguous ? c : c * B, bases,
-                                   padding);
+        return fold_shared_address(std::move(m), shared_index(idx), k.points_contiguous ? c : c * B, bases);
     };
     // The values of an invocation index within its column (i, and ip and io, its permutations).
     std::vector<uint32_t> column_lanes(TPC);
@@ -965,7 +1061,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     if (k.stages.size() > 1) last_scope = stage_scope;
     if (k.staged_store || (k.split_store && !split_by_column)) last_scope = Scope::workgroup;
     if (split_by_column) last_scope = stage_scope;
-    SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt, padding);
+    SharedExchange exchange(w, k, k.prefetch ? last_scope : std::nullopt, padding, array_words);
     // A staged tile in shared memory holds its columns as contiguous runs of R points.
     // (After shuffle exchanges, the stores' invocation index is io: see run_shuffle_stages.)
     auto tile_index = [&](uint32_t offset, const std::string& lane = "i") {
@@ -980,14 +1076,14 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             for (uint32_t tid = 0; tid < WG; ++tid)
                 m.words.push_back((k.points_contiguous ? tid / TPC : tid % B) * R +
                                   (k.points_contiguous ? tid % TPC : tid / B) + offset);
-        return fold_shared_address(std::move(m), "lc * " + u(R) + " + " + lane, offset, bases, padding);
+        return fold_shared_address(std::move(m), "lc * " + u(R) + " + " + lane, offset, bases);
     };
     // Move `m` at a staged tile's element tid + r * WG.
     std::vector<uint32_t> workgroup_lanes(WG);
     std::iota(workgroup_lanes.begin(), workgroup_lanes.end(), 0u);
     auto at_element = [&](SharedExchange::Move m, uint32_t r) {
         for (uint32_t tid = 0; tid < WG; ++tid) m.words.push_back(tid + r * WG);
-        return fold_shared_address(std::move(m), "tid", r * WG, workgroup_lanes, padding);
+        return fold_shared_address(std::move(m), "tid", r * WG, workgroup_lanes);
     };
     // A staged tile's elements beyond its live columns stay out of shared memory.
     auto staged_guard = [&](uint32_t r) {
@@ -1055,12 +1151,14 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     // uniform branches, so that forward transforms spend nothing on them (H200: 4096 3793 -> 3827
     // GB/s, 16 +0.5%, 2048 -0.6%, 8 to 1024 within 0.3%). The others multiply: with branches,
     // kernels of 32 points lost up to 1% (8192), multi-pass transforms 2-4% (65536, 2^21) and 100
-    // 1%, their registers being tighter; real, Bluestein and convolution kernels were not
-    // measured with them.
+    // 1%, their registers being tighter. r2c's split through lanes (PassKernel::split_lanes) takes
+    // the load sign's branch too and scales its stores by half_scale (with split's 1/2): 2048 to
+    // 16384 +0.3-0.9% (bench/RESULTS.md, twenty-sixth run). Other real, Bluestein and convolution
+    // kernels were not measured with them.
     const bool sign_branches = P <= 16 && N == R && std::has_single_bit(N) && k.points_contiguous &&
-                               k.src_stride == 1 && k.dst_stride == 1 && !k.split_store && !k.join_load &&
-                               !k.chirp_load && !k.chirp_store && !k.spectrum_store && !k.convolution &&
-                               !rader_p;
+                               k.src_stride == 1 && k.dst_stride == 1 && (!k.split_store || k.split_lanes) &&
+                               !k.join_load && !k.chirp_load && !k.chirp_store && !k.spectrum_store &&
+                               !k.convolution && !rader_p;
     if (!sign_branches) {
         if (!k.join_load)
             for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + ".y *= params.load_sign;");
@@ -1365,10 +1463,11 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     // split's arithmetic for the pair a = Z_k, b = conj(Z_{R-k}) at k = sk:
     // X_k = e + t, X_{R-k} = conj(e - t), e = (a + b) / 2, t = W^k (a - b) / 2i, with W^k the
     // table's (k <= R / 2), or `twiddle`.
-    auto emit_split_pair = [&](const std::string& za, const std::string& zb,
-                               const std::string& twiddle = "") {
+    // With `unhalved`, e and t are left twice as large, for stores that scale by half_scale.
+    auto emit_split_pair = [&](const std::string& za, const std::string& zb, const std::string& twiddle = "",
+                               bool unhalved = false) {
         w.line(C + " a = " + za + ", b = " + conj(zb) + ";");
-        w.line(C + " se = (a + b) * 0.5, so = (a - b) * 0.5;");
+        w.line(C + (unhalved ? " se = a + b, so = a - b;" : " se = (a + b) * 0.5, so = (a - b) * 0.5;"));
         w.line(C + " tt = cmul(" + (twiddle.empty() ? "tw[" + u(k.real_offset) + " + sk]" : twiddle) + ", " +
                C + "(so.y, -so.x));");
     };
@@ -1394,22 +1493,22 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             emit_split_pair(out[r], "zm",
                             r == 0 ? "wip"
                                    : "cmul(wip, " + C + "(" + literal(step.real(), k.precision) + ", " +
-                                         literal(step.imag(), k.precision) + "))");
+                                         literal(step.imag(), k.precision) + "))",
+                            true);
             // Band-limited spectra store points k < m only (sk < (r + 1) * TPC, sm <= R).
             const std::string low = (r + 1) * TPC <= m ? "" : "if (sk < " + u(m) + ") ";
             const std::string high = R < m ? "" : "if (sm < " + u(m) + ") ";
-            w.line(low + "dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") +
-                   ";");
-            w.line(high + "dst[dst_base + " + strided("sm", k.dst_stride) +
-                   "] = " + scaled(C + "(se.x - tt.x, tt.y - se.y)") + ";");
+            w.line(low + "dst[dst_base + " + strided("sk", k.dst_stride) + "] = (se + tt) * half_scale;");
+            w.line(high + "dst[dst_base + " + strided("sm", k.dst_stride) + "] = " + C +
+                   "(se.x - tt.x, tt.y - se.y) * half_scale;");
             w.close();
             w.close();
         }
         w.open("if (live && ip == 0u)");
         w.line("uint sk = " + u(R / 2) + ";");
-        emit_split_pair(out[half_regs], out[half_regs]);
+        emit_split_pair(out[half_regs], out[half_regs], "", true);
         if (R / 2 < m)
-            w.line("dst[dst_base + " + strided("sk", k.dst_stride) + "] = " + scaled("(se + tt)") + ";");
+            w.line("dst[dst_base + " + strided("sk", k.dst_stride) + "] = (se + tt) * half_scale;");
         w.close();
     } else if (split_last) {
         // PassKernel::split_store in the last pass of several: column t's point r is Z_k,
