@@ -662,7 +662,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
            " columns per workgroup" + (k.prefetch ? ", tiles prefetched" : ""));
     emit_interface(w, WG, k.precision);
     const bool shared = k.shared_bytes > 0;
-    // The planner's sizes, with room for pad()'s word after every 32 where the kernel pads.
+    // The planner's sizes (exchange_array_words), with room for the exchanges' maps where the
+    // kernel pads.
     const uint64_t array_words = shared ? exchange_array_words(uint64_t(B) * tile_row, k.exchange_rounds) : 0;
     if (shared) {
         w.line("shared " + Rl + " sh0[" + std::to_string(array_words) + "];");
