@@ -245,8 +245,8 @@ TEST_F(Sht, FftAgainstDft) {
     }
 }
 
-// The four-step form (Passes::two): column pairs of every kind (pair 0 only in analysis at nphi
-// 128; a number of columns not a power of two at 384), latitudes not a multiple of a workgroup's 32,
+// The four-step form (Passes::two): column pairs of every kind (pair 0 only at nphi 64; a number
+// of columns not a power of two at 384), latitudes not a multiple of a workgroup's block of 16,
 // nlat = 1, a few orders only and mmax at its limit, fields, f64; against one pass, and the
 // round trip.
 TEST_F(Sht, TwoPasses) {
@@ -254,7 +254,7 @@ TEST_F(Sht, TwoPasses) {
     const std::vector<sht::Grid> grids = {
         {.nlat = 37, .nphi = 128, .mmax = 63},    {.nlat = 32, .nphi = 256, .mmax = 20, .fields = 2},
         {.nlat = 5, .nphi = 384, .mmax = 191},    {.nlat = 1, .nphi = 1024, .mmax = 0},
-        {.nlat = 40, .nphi = 8192, .mmax = 4095},
+        {.nlat = 40, .nphi = 8192, .mmax = 4095}, {.nlat = 3, .nphi = 64, .mmax = 31},
     };
     for (const auto& g : grids) check_stage<float>(g, two);
     check_stage<double>(grids[0], two);
@@ -269,7 +269,7 @@ TEST_F(Sht, TwoPasses) {
     expect_stages_agree(two_pass,
                         sht::FourierStage(testing::device(), grids[1], {.passes = sht::Passes::one}));
     EXPECT_LE(round_trip_error(two_pass), kBound32);
-    // nphi must be a multiple of 128.
+    // nphi must be a multiple of 64.
     EXPECT_THROW(sht::FourierStage(testing::device(), {.nlat = 4, .nphi = 100, .mmax = 49}, two),
                  UnsupportedError);
 }
@@ -290,7 +290,7 @@ TEST_F(Sht, AutomaticPasses) {
     check_stage<float>(mixed, {});
     const sht::FourierStage stage(ctx, mixed);
     EXPECT_LE(round_trip_error(stage), kBound32);
-    // Where the four-step form cannot apply (nphi not a multiple of 128), or the options ask for
+    // Where the four-step form cannot apply (nphi not a multiple of 64), or the options ask for
     // a radix or the complex path (variants of the one plan), the planner's plan.
     const sht::Grid wide{.nlat = 2, .nphi = 8192, .mmax = 4095};
     for (const auto& [g, options] :

@@ -141,9 +141,9 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
         two_passes[d] = sht::takes_two_passes(ctx.caps(), grid, options, synthesis);
         if (!two_passes[d] || !(a.pass_times || a.kernel_stats)) continue;
         row_plans[d].emplace(ctx, sht::four_step_row_desc(grid, synthesis),
-                             sht::four_step_row_options(a.options, synthesis),
+                             sht::four_step_row_options(a.options),
                              sht::four_step_callbacks(grid, synthesis));
-        const auto table = sht::four_step_row_factors(grid, synthesis);
+        const auto table = sht::four_step_row_factors(grid);
         std::vector<std::complex<T>> values(table.begin(), table.end());
         factors[d].emplace(ctx, values.size() * sizeof values[0]);
         factors[d]->upload(values.data(), values.size() * sizeof values[0]);

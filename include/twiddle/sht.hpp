@@ -75,9 +75,9 @@ TWIDDLE_API Strategy parse_strategy(std::string_view name);
 //              those select variants of the one plan;
 //   one:       the planner's plan of the rows' real transforms: one pass where the half-length
 //              transform fits a workgroup;
-//   two:       the half-length transform in the four-step form (nphi a multiple of 128): a pass
-//              on the m-major side whose workgroups take runs of 16 latitudes (synthesis) or 8
-//              (analysis) in f32, half that in f64, joined or split in it, and a strided pass
+//   two:       the half-length transform in the four-step form (nphi a multiple of 64): a pass
+//              on the m-major side whose workgroups take runs of 16 latitudes in f32 (8 in f64),
+//              joined or split in it, and a strided pass
 //              along each row; a scratch buffer of the spatial side's size between them. Throws
 //              UnsupportedError where nphi is not such a multiple, and Error with
 //              fft.real_path = RealPath::full_length.

@@ -30,22 +30,22 @@
 
 namespace twiddle::sht {
 
-// Points of each column transform on the m-major side: synthesis 16, analysis 32.
-uint32_t four_step_points(bool synthesis);
-// Latitudes a workgroup of the m-major pass takes, the runs in which it reads or writes fm:
-// synthesis 16 (f32) or 8 (f64), 128 bytes; analysis 8 or 4, 64 bytes.
-uint32_t four_step_latitudes(Precision precision, bool synthesis);
-// Invocations of the m-major pass's workgroups: P / 8 for each of the two columns' rows (synthesis
-// two, analysis four).
-uint32_t four_step_workgroup(Precision precision, bool synthesis);
+// The form is the same in both directions.
+// Points of each column transform on the m-major side: 16.
+uint32_t four_step_points();
+// Latitudes a workgroup of the m-major pass takes, the runs in which it reads or writes fm: 16
+// (f32) or 8 (f64), 128 bytes.
+uint32_t four_step_latitudes(Precision precision);
+// Invocations of the m-major pass's workgroups: P / 8 for each of the two columns' rows.
+uint32_t four_step_workgroup(Precision precision);
 
-// Whether the grid can take two passes in a direction: nphi a multiple of 4 four_step_points (M an
-// even number of columns).
-bool four_step_applies(const Grid& grid, bool synthesis);
+// Whether the grid can take two passes: nphi a multiple of 4 four_step_points (M an even number of
+// columns).
+bool four_step_applies(const Grid& grid);
 // Columns of the four-step form: M / four_step_points.
-uint64_t four_step_columns(const Grid& grid, bool synthesis);
+uint64_t four_step_columns(const Grid& grid);
 // Workgroups of the m-major pass: fields x latitude blocks x column pairs.
-uint64_t four_step_workgroups(const Grid& grid, bool synthesis);
+uint64_t four_step_workgroups(const Grid& grid);
 
 // The pass along each row: transforms of `columns` points over n1 (z_{n2 + P n1}, the row's
 // complex pairs) and k1 (scratch point k1 P + n2), P apart on both sides, repeated over n2 and
@@ -56,15 +56,16 @@ FftDesc four_step_row_desc(const Grid& grid, bool synthesis);
 // as a product when analysis stores and conjugated when synthesis loads.
 FftCallbacks four_step_callbacks(const Grid& grid, bool synthesis);
 // The row pass's planner options: the stage's, with a whole row's four_step_points transforms per
-// workgroup unless columns_per_workgroup is set (runs of 256 bytes in f32: on the H200 the pass
-// took 0.075 ms at 4096 x 8192 against 0.079 ms with the planner's 16).
-Options four_step_row_options(const Options& fft, bool synthesis);
-// The operand of the row pass: W_M^{k1 n2} (e^{-}) at k1 P + n2, k1 < columns, n2 < P.
-std::vector<std::complex<long double>> four_step_row_factors(const Grid& grid, bool synthesis);
+// workgroup unless columns_per_workgroup is set (on the H200 at 4096 x 8192 the stage ran 1-6%
+// slower with 8 or 32 transforms per workgroup; bench/RESULTS.md, twenty-seventh run).
+Options four_step_row_options(const Options& fft);
+// The operand of the row pass in both directions: W_M^{k1 n2} (e^{-}) at k1 P + n2, k1 < columns,
+// n2 < P.
+std::vector<std::complex<long double>> four_step_row_factors(const Grid& grid);
 
 // Shared memory of the m-major pass: its tile, two columns' rows of four_step_points points for
 // each latitude.
-uint32_t four_step_shared_bytes(const Grid& grid, bool synthesis);
+uint32_t four_step_shared_bytes(const Grid& grid);
 // Whether the fft strategy takes the four-step form in one direction of `grid` under `options`
 // (Passes::automatic: from nphi 8192 for synthesis and 4096 for analysis, where it can, unless
 // the options ask the planner for a radix or the complex path); throws UnsupportedError where

@@ -129,16 +129,15 @@ std::vector<StrategySupport> support(const DeviceCaps& caps, const Grid& grid, c
                     describe(plan(synthesis ? synthesis_desc(grid) : analysis_desc(grid), caps, options.fft));
                 continue;
             }
-            run = describe(plan(four_step_row_desc(grid, synthesis), caps,
-                                four_step_row_options(options.fft, synthesis)));
+            run =
+                describe(plan(four_step_row_desc(grid, synthesis), caps, four_step_row_options(options.fft)));
             run.passes += 1;
-            run.workgroup_size = std::max(run.workgroup_size, four_step_workgroup(grid.precision, synthesis));
-            run.shared_bytes = std::max(run.shared_bytes, four_step_shared_bytes(grid, synthesis));
-            run.summary = "four-step: " + std::to_string(four_step_columns(grid, synthesis)) +
-                          " columns of " + std::to_string(four_step_points(synthesis)) +
-                          " points, the m-major pass in runs of " +
-                          std::to_string(four_step_latitudes(grid.precision, synthesis)) +
-                          " latitudes, then " + run.summary;
+            run.workgroup_size = std::max(run.workgroup_size, four_step_workgroup(grid.precision));
+            run.shared_bytes = std::max(run.shared_bytes, four_step_shared_bytes(grid));
+            run.summary = "four-step: " + std::to_string(four_step_columns(grid)) + " columns of " +
+                          std::to_string(four_step_points()) + " points, the m-major pass in runs of " +
+                          std::to_string(four_step_latitudes(grid.precision)) + " latitudes, then " +
+                          run.summary;
         }
         fft.supported = true;
     } catch (const UnsupportedError& e) {
@@ -167,10 +166,10 @@ struct FourierStage::Impl {
     std::optional<Plan> synthesis_plan;
     std::optional<Plan> analysis_plan;
     // fft in two passes (four_step) in either direction: its plan is the row pass, its kernel
-    // the m-major pass (table: W_nphi^k, k < M), with the row pass's factors (one table each
-    // direction: their columns differ).
+    // the m-major pass (table: W_nphi^k, k < M), with the row pass's factors (one table for both
+    // directions).
     bool synthesis_four_step = false, analysis_four_step = false;
-    std::optional<vk::AllocatedBuffer> synthesis_row_factors, analysis_row_factors;
+    std::optional<vk::AllocatedBuffer> row_factors;
     // dft (table: W_nphi^e, e < nphi), and the m-major pass of four_step
     std::optional<vk::ComputeKernel> synthesis_kernel;
     std::optional<vk::ComputeKernel> analysis_kernel;
@@ -211,8 +210,7 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
         for (bool synthesis : {true, false}) {
             std::optional<Plan>& plan = synthesis ? p.synthesis_plan : p.analysis_plan;
             if (synthesis ? p.synthesis_four_step : p.analysis_four_step)
-                plan.emplace(context, four_step_row_desc(grid, synthesis),
-                             four_step_row_options(options.fft, synthesis),
+                plan.emplace(context, four_step_row_desc(grid, synthesis), four_step_row_options(options.fft),
                              four_step_callbacks(grid, synthesis));
             else
                 plan.emplace(context, synthesis ? synthesis_desc(grid) : analysis_desc(grid), options.fft);
@@ -221,18 +219,13 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
         std::vector<std::complex<long double>> roots(grid.nphi / 2);  // W_nphi^k, k < M
         for (uint64_t k = 0; k < roots.size(); ++k) roots[k] = unit_root(k, grid.nphi);
         p.table = vk::upload_table(*p.state, roots, grid.precision);
-        if (p.synthesis_four_step) {
-            p.synthesis_row_factors =
-                vk::upload_table(*p.state, four_step_row_factors(grid, true), grid.precision);
+        p.row_factors = vk::upload_table(*p.state, four_step_row_factors(grid), grid.precision);
+        if (p.synthesis_four_step)
             p.synthesis_kernel.emplace(*p.state, generate_four_step_synthesis(grid),
                                        "sht-four-step-synthesis", 3, kPushBytes);
-        }
-        if (p.analysis_four_step) {
-            p.analysis_row_factors =
-                vk::upload_table(*p.state, four_step_row_factors(grid, false), grid.precision);
+        if (p.analysis_four_step)
             p.analysis_kernel.emplace(*p.state, generate_four_step_analysis(grid), "sht-four-step-analysis",
                                       3, kPushBytes);
-        }
         return;
     }
     if (const std::string why = direct_unsupported(context.caps(), grid); !why.empty())
@@ -277,8 +270,7 @@ void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const Buffe
         const BufferView rows{scratch_view.buffer, scratch_view.offset, row_bytes(), scratch_view.usage};
         const BufferView rest{scratch_view.buffer, scratch_view.offset + row_bytes(),
                               scratch_view.size - row_bytes(), scratch_view.usage};
-        const vk::AllocatedBuffer& row_factors = *(synthesis ? synthesis_row_factors : analysis_row_factors);
-        const BufferView factors{row_factors.buffer.get(), 0, row_factors.size, row_factors.usage};
+        const BufferView factors{row_factors->buffer.get(), 0, row_factors->size, row_factors->usage};
         // The m-major pass binds fm and the rows; spat is the row pass's, as complex pairs.
         auto m_major_pass = [&](const BufferView& from, uint64_t from_bytes, const BufferView& to,
                                 uint64_t to_bytes) {
@@ -289,7 +281,7 @@ void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const Buffe
                 src.info, dst.info, {table->buffer.get(), 0, table->size}};
             (synthesis ? *synthesis_kernel : *analysis_kernel)
                 .dispatch(cmd, buffers, std::span(reinterpret_cast<const uint8_t*>(push), sizeof push),
-                          four_step_workgroups(grid, synthesis));
+                          four_step_workgroups(grid));
         };
         if (synthesis) {
             m_major_pass(source, source_bytes, rows, row_bytes());
