@@ -178,8 +178,8 @@ void emit_column_dft(GlslWriter& w, const Grid& g) {
         w.line(C + " " + x[j] + " = sh[base + q + " + u(f.column_threads * j) + "];");
     }
     const std::vector<std::string> y = codegen::emit_dft(w, x, g.precision, temps);
-    // W_P^{q k} as constants chosen by q (1 for q = 0), not loads from the table: 1% faster on the
-    // H200 (twenty-seventh run).
+    // W_P^{q k} as constants chosen by q (1 for q = 0), not loads from the table: 0.2-0.8% faster
+    // on the H200 (twenty-seventh run).
     for (uint32_t k = 1; k < kStagePoints; ++k) {
         std::string re = codegen::literal(1.0L, g.precision), im = codegen::literal(0.0L, g.precision);
         for (uint32_t q = 1; q < f.column_threads; ++q) {
