@@ -1,20 +1,33 @@
 # Installation: the public headers, the shared library, the CLI (tools/CMakeLists.txt), a CMake
-# package giving the imported target twiddle::twiddle, and a pkg-config file.
+# package giving the imported target twiddle::twiddle, and a pkg-config file. Where the build has
+# MPI (TWIDDLE_HAVE_MPI), also libtwiddle_dist and dist.hpp: the package's component dist
+# (twiddle::dist, in an export set of its own) and twiddle-dist.pc.
 include(CMakePackageConfigHelpers)
 
 set(TWIDDLE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/twiddle)
 
 install(TARGETS twiddle EXPORT twiddleTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# (dist.hpp and libtwiddle_dist are not installed yet: their package needs MPI's.)
+# dist.hpp includes mpi.h: it is installed below with libtwiddle_dist, or not at all.
 install(DIRECTORY include/twiddle DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp"
   PATTERN "dist.hpp" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/include/twiddle/version.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twiddle)
 
+if(TWIDDLE_HAVE_MPI)
+  set_target_properties(twiddle_dist PROPERTIES EXPORT_NAME dist)
+  install(TARGETS twiddle_dist EXPORT twiddleDistTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES include/twiddle/dist.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twiddle)
+endif()
+
 # find_package(twiddle): the exported target, a config file that finds Vulkan (the one public
-# dependency; shaderc is linked into the library), and a version file.
+# dependency; shaderc is linked into the library), and a version file. twiddle::dist has its own
+# targets file, which the config file reads, after finding MPI, only for the component dist.
 install(EXPORT twiddleTargets NAMESPACE twiddle:: DESTINATION ${TWIDDLE_CMAKE_DIR})
+if(TWIDDLE_HAVE_MPI)
+  install(EXPORT twiddleDistTargets NAMESPACE twiddle:: DESTINATION ${TWIDDLE_CMAKE_DIR})
+endif()
 configure_package_config_file(cmake/twiddleConfig.cmake.in ${PROJECT_BINARY_DIR}/twiddleConfig.cmake
   INSTALL_DESTINATION ${TWIDDLE_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/twiddleConfigVersion.cmake
@@ -37,3 +50,28 @@ configure_file(cmake/twiddle.pc.in ${PROJECT_BINARY_DIR}/twiddle.pc.in @ONLY)
 install(CODE "configure_file([[${PROJECT_BINARY_DIR}/twiddle.pc.in]]
                              [[${PROJECT_BINARY_DIR}/twiddle.pc]] @ONLY)")
 install(FILES ${PROJECT_BINARY_DIR}/twiddle.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# twiddle-dist.pc requires twiddle.pc and MPI's own pkg-config module: dist.hpp includes mpi.h, and
+# its users call MPI themselves. In C++, Open MPI's mpi.h declares its C++ bindings, which need
+# libmpi_cxx, hence ompi-cxx. For other MPIs, name their module in TWIDDLE_PC_MPI.
+if(TWIDDLE_HAVE_MPI)
+  set(twiddle_mpi_module "")
+  if(EXISTS "${MPI_CXX_HEADER_DIR}/mpi.h")
+    file(STRINGS "${MPI_CXX_HEADER_DIR}/mpi.h" twiddle_ompi_version REGEX "^#define OMPI_MAJOR_VERSION ")
+    if(twiddle_ompi_version)
+      set(twiddle_mpi_module ompi-cxx)
+    endif()
+  endif()
+  set(TWIDDLE_PC_MPI "${twiddle_mpi_module}" CACHE STRING
+      "pkg-config module of the MPI that twiddle-dist.pc requires (found: ompi-cxx for Open MPI)")
+  set(TWIDDLE_PC_DIST_REQUIRES "twiddle = ${PROJECT_VERSION}")
+  if(TWIDDLE_PC_MPI)
+    string(APPEND TWIDDLE_PC_DIST_REQUIRES ", ${TWIDDLE_PC_MPI}")
+  else()
+    message(WARNING "twiddle-dist.pc will not require MPI: set TWIDDLE_PC_MPI to its pkg-config module")
+  endif()
+  configure_file(cmake/twiddle-dist.pc.in ${PROJECT_BINARY_DIR}/twiddle-dist.pc.in @ONLY)
+  install(CODE "configure_file([[${PROJECT_BINARY_DIR}/twiddle-dist.pc.in]]
+                               [[${PROJECT_BINARY_DIR}/twiddle-dist.pc]] @ONLY)")
+  install(FILES ${PROJECT_BINARY_DIR}/twiddle-dist.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
