@@ -1,10 +1,11 @@
 // twiddle fft: numpy.fft.fft / ifft of a .npy file along its last axis, or numpy.fft.fftn / ifftn
-// over the axes that --axes lists; with --real, rfft / irfft and rfftn / irfftn.
+// over the axes that --axes lists; with --real, rfft / irfft and rfftn / irfftn. The transform of
+// an array in memory (fft_of) is also what each rank of --mpi runs on its slab (cmd_fft_mpi.cpp).
 #include <algorithm>
 #include <complex>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,123 +19,18 @@ namespace twiddle::cli {
 
 namespace {
 
-struct FftArgs {
-    std::string in;
-    std::string out;
-    bool has_axes = false;  // false: the last axis alone, as numpy.fft.fft
-    std::string axes;
-    bool inverse = false;
-    bool real = false;
-    uint64_t n = 0;  // --n: irfft's output length along the halved axis (0: 2 (m - 1))
-    std::string norm = "backward";
+// FftArgs and what only the command line takes.
+struct FftCommandArgs : FftArgs {
     std::string strategy = "auto";
     bool mpi = false;
 };
 
-// The axes a transform of `shape` takes: --axes (checked as numpy does), or the last axis.
-// Empty means every axis.
-std::vector<int> transform_axes(const FftArgs& args, const std::vector<uint64_t>& shape) {
-    if (!args.has_axes) {
-        // numpy raises for n = 0 too: there is no transform of no points.
-        if (shape.back() == 0)
-            throw Error(args.in + " has a last axis of length 0; a transform needs at least 1 point");
-        return {-1};
-    }
-    const std::vector<int> axes = parse_axes(args.axes);
-    check_axes(args.in, shape, args.axes, axes);
-    return axes;
-}
+}  // namespace
 
-// `data` (C order, `shape`) with axis `axis` cropped or zero-padded to `extent` points, as irfft
-// does to its input.
-template <typename T>
-std::vector<T> fit_axis(const std::vector<T>& data, const std::vector<uint64_t>& shape, size_t axis,
-                        uint64_t extent) {
-    uint64_t outer = 1, inner = 1;
-    for (size_t k = 0; k < shape.size(); ++k) {
-        if (k < axis) outer *= shape[k];
-        if (k > axis) inner *= shape[k];
-    }
-    const uint64_t have = shape[axis], keep = std::min(have, extent);
-    std::vector<T> out(outer * extent * inner, T(0));
-    for (uint64_t o = 0; o < outer; ++o)
-        std::copy_n(data.begin() + o * have * inner, keep * inner, out.begin() + o * extent * inner);
-    return out;
-}
-
-// rfft/rfftn (forward) and irfft/irfftn (--inverse) of `array` into args.out.
-template <typename Real>
-void run_real(const FftArgs& args, const npy::NpyArray& array, const Options& options, Normalization norm) {
-    using Cx = std::complex<Real>;
-    const Precision precision = std::is_same_v<Real, double> ? Precision::f64 : Precision::f32;
-    const std::vector<int> axes = transform_axes(args, array.shape);
-    const int rank = static_cast<int>(array.shape.size());
-    const size_t halved = static_cast<size_t>(axes.empty() ? rank - 1 : (axes.back() + rank) % rank);
-    // The real array's shape, and the complex one's (n / 2 + 1 along the halved axis).
-    std::vector<uint64_t> real_shape = array.shape;
-    if (args.inverse) {
-        const uint64_t m = array.shape[halved];
-        real_shape[halved] = args.n ? args.n : 2 * (m - 1);
-        if (real_shape[halved] == 0)
-            throw Error(args.in + ": axis " + std::to_string(halved) + " has " + std::to_string(m) +
-                        " point" + (m == 1 ? "" : "s") + ", which make an inverse real transform of " +
-                        "0 points; give --n");
-    }
-    std::vector<uint64_t> complex_shape = real_shape;
-    complex_shape[halved] = real_shape[halved] / 2 + 1;
-    uint64_t real_count = 1, complex_count = 1;
-    for (size_t k = 0; k < real_shape.size(); ++k)
-        real_count *= real_shape[k], complex_count *= complex_shape[k];
-
-    // The input as the desc's packed layout: irfft crops or pads the spectrum along the axis.
-    std::vector<Real> reals;
-    std::vector<Cx> spectrum;
-    if (args.inverse) {
-        std::vector<Cx> given(array.elements());
-        std::memcpy(given.data(), array.data.data(), array.data.size());
-        spectrum = fit_axis(given, array.shape, halved, complex_shape[halved]);
-        reals.resize(real_count);
-    } else {
-        reals.resize(array.elements());
-        std::memcpy(reals.data(), array.data.data(), array.data.size());
-        spectrum.resize(complex_count);
-    }
-    if (real_count > 0) {
-        const FftDesc desc =
-            (args.inverse ? FftDesc::c2r_nd(real_shape, axes) : FftDesc::r2c_nd(real_shape, axes))
-                .with_normalization(norm)
-                .with_precision(precision);
-        const Context context;
-        const Plan plan(context, desc, options);
-        const uint64_t real_bytes = reals.size() * sizeof(Real), complex_bytes = spectrum.size() * sizeof(Cx);
-        Buffer real_buffer(context, real_bytes), complex_buffer(context, complex_bytes);
-        if (args.inverse) {
-            complex_buffer.upload(spectrum.data(), complex_bytes);
-            plan.execute(complex_buffer, real_buffer, Direction::inverse);
-            real_buffer.download(reals.data(), real_bytes);
-        } else {
-            real_buffer.upload(reals.data(), real_bytes);
-            plan.execute(real_buffer, complex_buffer, Direction::forward);
-            complex_buffer.download(spectrum.data(), complex_bytes);
-        }
-        check_validation(context);
-    }
-    if (args.inverse)
-        npy::write_npy_atomic(args.out, real_shape, std::span<const Real>(reals));
-    else
-        npy::write_npy_atomic(args.out, complex_shape, std::span<const Cx>(spectrum));
-}
-
-void run_fft(const FftArgs& args) {
-    const Normalization norm = parse_normalization(args.norm);
-    Options options;
-    options.strategy = parse_strategy(args.strategy);
-    const npy::NpyArray array = npy::read_npy(args.in);
+std::vector<int> check_fft(const FftArgs& args, const npy::NpyArray& array) {
     if (args.n && !(args.real && args.inverse))
         throw Error("--n sets the output length of an inverse real transform: it needs --real --inverse");
     if (args.real) {
-        if (array.shape.empty())
-            throw Error(args.in + " holds a 0-d array; twiddle fft transforms along axes, so it needs one");
         const bool f64 = array.dtype == (args.inverse ? npy::kComplex128 : npy::kFloat64);
         if (array.dtype != (args.inverse ? npy::kComplex64 : npy::kFloat32) && !f64)
             throw Error(args.in + " has dtype " + array.dtype.name() +
@@ -142,57 +38,127 @@ void run_fft(const FftArgs& args) {
                              ? "; an inverse real transform takes a complex64 or complex128 half "
                                "spectrum (use .astype(np.complex64))"
                              : "; a real transform takes float32 or float64 (use .astype(np.float32))"));
-        if (f64)
-            run_real<double>(args, array, options, norm);
-        else
-            run_real<float>(args, array, options, norm);
-        return;
-    }
-    // complex64 is transformed in f32 and complex128 in f64, each giving its own type back.
-    if (array.dtype != npy::kComplex64 && array.dtype != npy::kComplex128)
+    } else if (array.dtype != npy::kComplex64 && array.dtype != npy::kComplex128) {
+        // complex64 is transformed in f32 and complex128 in f64, each giving its own type back.
         throw Error(args.in + " has dtype " + array.dtype.name() +
                     "; twiddle fft transforms complex64 and complex128 (use .astype(np.complex64) or "
                     ".astype(np.complex128)), and float32 and float64 with --real");
-    const Precision precision = array.dtype == npy::kComplex128 ? Precision::f64 : Precision::f32;
+    }
     if (array.shape.empty())
         throw Error(args.in + " holds a 0-d array; twiddle fft transforms along axes, so it needs one");
 
-    // The problem: fftn over the listed axes (the others are batch), or fft along the last axis.
-    std::optional<FftDesc> desc;
+    const int rank = static_cast<int>(array.shape.size());
+    std::vector<int> axes;
     if (args.has_axes) {
-        const std::vector<int> axes = parse_axes(args.axes);
-        check_axes(args.in, array.shape, args.axes, axes);
-        // An empty axis that is not transformed leaves nothing to do: numpy returns an empty
-        // array, and so does this, without starting the device.
-        if (array.elements() > 0) desc = FftDesc::nd(array.shape, axes);
+        const std::vector<int> listed = parse_axes(args.axes);
+        check_axes(args.in, array.shape, args.axes, listed);
+        for (int a : listed) axes.push_back(a < 0 ? a + rank : a);
+        if (listed.empty())
+            for (int k = 0; k < rank; ++k) axes.push_back(k);
     } else {
-        const uint64_t length = array.shape.back();
         // numpy raises for n = 0 too: there is no transform of no points.
-        if (length == 0)
+        if (array.shape.back() == 0)
             throw Error(args.in + " has a last axis of length 0; a transform needs at least 1 point");
-        // With an empty leading axis there is nothing to transform, whatever the length, as above.
-        if (array.elements() > 0) desc = FftDesc(length, array.elements() / length);
+        axes = {rank - 1};
     }
+    const int halved = axes.back();
+    if (args.real && args.inverse && !args.n && array.shape[halved] == 1)
+        throw Error(args.in + ": axis " + std::to_string(halved) +
+                    " has 1 point, which makes an inverse real transform of 0 points; give --n");
+    return axes;
+}
 
-    auto transform = [&](void* result) {
-        if (!desc) return;
-        const Context context;
-        const Plan plan(context, desc->with_normalization(norm).with_precision(precision), options);
-        Buffer buffer(context, array.data.size());
-        buffer.upload(array.data.data(), array.data.size());
-        plan.execute(buffer, buffer, args.inverse ? Direction::inverse : Direction::forward);
-        buffer.download(result, array.data.size());
-        check_validation(context);
-    };
-    if (precision == Precision::f64) {
-        std::vector<std::complex<double>> result(array.elements());
-        transform(result.data());
-        npy::write_npy_atomic(args.out, array.shape, result);
-    } else {
-        std::vector<std::complex<float>> result(array.elements());
-        transform(result.data());
-        npy::write_npy_atomic(args.out, array.shape, result);
+std::vector<uint64_t> signal_shape(const FftArgs& args, std::vector<uint64_t> shape, size_t halved) {
+    if (args.real && args.inverse) shape[halved] = args.n ? args.n : 2 * (shape[halved] - 1);
+    return shape;
+}
+
+npy::NpyArray fit_axis(const npy::NpyArray& array, size_t axis, uint64_t extent) {
+    uint64_t outer = 1, run = array.dtype.size;  // run: the bytes of one index along `axis`
+    for (size_t k = 0; k < array.shape.size(); ++k) {
+        if (k < axis) outer *= array.shape[k];
+        if (k > axis) run *= array.shape[k];
     }
+    const uint64_t have = array.shape[axis], keep = std::min(have, extent);
+    npy::NpyArray out{array.dtype, array.shape, std::vector<std::byte>(outer * extent * run)};
+    out.shape[axis] = extent;
+    for (uint64_t o = 0; o < outer; ++o)
+        std::copy_n(array.data.begin() + o * have * run, keep * run, out.data.begin() + o * extent * run);
+    return out;
+}
+
+npy::NpyArray fft_of(const FftArgs& args, const npy::NpyArray& array, const Options& options,
+                     const std::function<const Context&()>& device) {
+    const std::vector<int> axes = check_fft(args, array);
+    const bool f64 = array.dtype == npy::kComplex128 || array.dtype == npy::kFloat64;
+    // The problem, and the arrays it goes between. There is none where they are empty (an axis
+    // that is not transformed has length 0): numpy returns an empty array, and so does this,
+    // without starting the device.
+    std::optional<FftDesc> desc;
+    npy::NpyArray fitted, out{f64 ? npy::kComplex128 : npy::kComplex64, array.shape, {}};
+    if (args.real) {
+        const size_t halved = static_cast<size_t>(axes.back());
+        const std::vector<uint64_t> reals = signal_shape(args, array.shape, halved);
+        const uint64_t spectrum = reals[halved] / 2 + 1;  // the complex side's points along `halved`
+        if (args.inverse) {
+            out = {f64 ? npy::kFloat64 : npy::kFloat32, reals, {}};
+            fitted = fit_axis(array, halved, spectrum);
+        } else {
+            out.shape[halved] = spectrum;
+        }
+        if (out.elements() > 0)
+            desc = args.inverse ? FftDesc::c2r_nd(reals, axes) : FftDesc::r2c_nd(reals, axes);
+    } else if (array.elements() > 0) {
+        // Without --axes, rows along the last axis, as numpy.fft.fft.
+        desc = args.has_axes ? FftDesc::nd(array.shape, axes)
+                             : FftDesc(array.shape.back(), array.elements() / array.shape.back());
+    }
+    out.data.resize(out.elements() * out.dtype.size);
+    if (!desc) return out;
+
+    const npy::NpyArray& in = args.real && args.inverse ? fitted : array;
+    const Context& context = device();
+    const Plan plan(context,
+                    desc->with_normalization(parse_normalization(args.norm))
+                        .with_precision(f64 ? Precision::f64 : Precision::f32),
+                    options);
+    Buffer input(context, in.data.size());
+    input.upload(in.data.data(), in.data.size());
+    // A complex transform runs in place; a real one between its two sides' buffers.
+    std::optional<Buffer> real_output;
+    if (args.real) real_output.emplace(context, out.data.size());
+    Buffer& output = args.real ? *real_output : input;
+    plan.execute(input, output, args.inverse ? Direction::inverse : Direction::forward);
+    output.download(out.data.data(), out.data.size());
+    check_validation(context);
+    return out;
+}
+
+void write_npy(const std::string& path, const npy::NpyArray& array) {
+    auto write = [&](auto element) {
+        using T = decltype(element);
+        npy::write_npy_atomic(
+            path, array.shape,
+            std::span<const T>(reinterpret_cast<const T*>(array.data.data()), array.data.size() / sizeof(T)));
+    };
+    if (array.dtype == npy::kComplex128)
+        write(std::complex<double>{});
+    else if (array.dtype == npy::kComplex64)
+        write(std::complex<float>{});
+    else if (array.dtype == npy::kFloat64)
+        write(double{});
+    else
+        write(float{});
+}
+
+namespace {
+
+void run_fft(const FftCommandArgs& args) {
+    Options options;
+    options.strategy = parse_strategy(args.strategy);
+    std::optional<Context> context;
+    write_npy(args.out, fft_of(args, npy::read_npy(args.in), options,
+                               [&]() -> const Context& { return context.emplace(); }));
 }
 
 }  // namespace
@@ -202,7 +168,7 @@ void add_fft_command(CLI::App& app) {
                                    "Transform a complex64 or complex128 .npy array along its last axis, as "
                                    "numpy.fft.fft (or ifft), or over --axes, as numpy.fft.fftn (or ifftn); "
                                    "with --real, as rfft, irfft, rfftn and irfftn");
-    auto args = std::make_shared<FftArgs>();
+    auto args = std::make_shared<FftCommandArgs>();
     cmd->add_option(
            "IN", args->in,
            "Input .npy file (complex64, or complex128 computed in f64; with --real and no --inverse, "
@@ -233,20 +199,16 @@ void add_fft_command(CLI::App& app) {
                     "up to 65536 points (default: auto)")
         ->type_name("auto|portable|subgroups|dft")
         ->check(parsed_by(parse_strategy));
-    cmd->add_flag(
-        "--mpi", args->mpi,
-        "Run on the ranks of mpirun (mpirun -np P twiddle fft IN OUT --axes all --mpi): over every axis "
-        "of a 2D or 3D array, each rank with its own device; rank 0 reads IN and writes OUT");
+    cmd->add_flag("--mpi", args->mpi,
+                  "Run on the ranks of mpirun (mpirun -np P twiddle fft IN OUT --mpi), each with its own "
+                  "device: the same transform, of slabs of the first axis not transformed, or over every "
+                  "axis of a 2D or 3D array with twiddle::dist; rank 0 reads IN and writes OUT");
     cmd->callback([args, axes] {
         args->has_axes = axes->count() > 0;
         if (!args->mpi) return run_fft(*args);
         if (args->strategy != "auto") throw Error("--strategy does not apply to --mpi");
-        if (args->n && !(args->real && args->inverse))
-            throw Error("--n sets the output length of an inverse real transform: it needs --real --inverse");
 #ifdef TWIDDLE_CLI_MPI
-        const FftMpiArgs mpi{args->in,      args->out,  args->has_axes, args->axes,
-                             args->inverse, args->real, args->n,        args->norm};
-        if (const int status = run_fft_mpi(mpi); status != 0) std::exit(status);
+        if (const int status = run_fft_mpi(*args); status != 0) std::exit(status);
 #else
         throw Error("--mpi: this twiddle was built without MPI (install libopenmpi-dev and rebuild)");
 #endif

@@ -1,5 +1,6 @@
-"""Runs `mpirun -np P twiddle fft IN OUT --axes all --mpi` and compares the results with numpy.fft; runs
-`mpirun -np P twiddle bench --mpi` on small shapes.
+"""Runs `mpirun -np P twiddle fft IN OUT [--axes ...] --mpi` and compares the results with numpy.fft: over
+every axis of 2D and 3D arrays (twiddle::dist), and over some of the axes of arrays split along one that
+is not transformed; runs `mpirun -np P twiddle bench --mpi` on small shapes.
 
 Usage: python3 fft_mpi_cli_test.py PATH/TO/twiddle PATH/TO/mpiexec [unittest arguments]
 """
@@ -28,6 +29,18 @@ class MpiCliTest(cli_test_common.CliTest):
         command = [MPIEXEC, "-np", str(ranks), "--oversubscribe", "--allow-run-as-root",
                    cli_test_common.TWIDDLE, command, *args, "--mpi"]
         return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+    def mpi_failing(self, ranks, *args):
+        """Runs `twiddle fft ARGS --mpi` expecting it to fail, with every rank left to exit by itself (mpirun
+        does not abort the others when one exits non-zero, and then exits 0 itself), each printing its exit
+        status: returns the run and the ranks' statuses."""
+        report = '"$@"; status=$?; echo "exit status $status"; exit $status'
+        command = [MPIEXEC, "-np", str(ranks), "--oversubscribe", "--allow-run-as-root",
+                   "--mca", "orte_abort_on_non_zero_status", "0",
+                   "sh", "-c", report, "sh", cli_test_common.TWIDDLE, "fft", *args, "--mpi"]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=60)  # no rank hangs
+        statuses = [int(l.split()[-1]) for l in run.stdout.splitlines() if l.startswith("exit status ")]
+        return run, statuses
 
     def run_ok(self, ranks, *args):
         run = self.mpi(ranks, *args)
@@ -100,22 +113,77 @@ class MpiCliTest(cli_test_common.CliTest):
                 self.assertGreater(float(record["single_gpu_ms"]), 0)
                 self.assertLess(float(record["rel_l2"]), 1e-14 if f64 else 1e-6)
 
+    def check(self, ranks, x, args, want, dtype, what):
+        """Runs `twiddle fft x.npy y.npy ARGS --mpi` on `ranks` ranks and compares y with `want`."""
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, x)
+        self.run_ok(ranks, x_path, y_path, *args)
+        y = np.load(y_path)
+        self.assertEqual(y.shape, want.shape, what)
+        self.assertEqual(y.dtype, dtype, what)
+        self.assertLessEqual(relative_error(y, want), TOLERANCE[dtype], what)
+        return y
+
+    def test_complex_over_some_axes(self):
+        # Slabs of the first axis not transformed, uneven ones among them, and ranks beyond its extent.
+        for ranks, shape, axes, dtype, norm in ((2, (6, 10), "1", np.complex64, "backward"),
+                                                (3, (7, 5), "0", np.complex64, "backward"),
+                                                (3, (4, 6, 5), "1,2", np.complex128, "ortho"),
+                                                (2, (5, 3, 7), "0,2", np.complex64, "forward"),
+                                                (4, (6, 3, 5), "2,0", np.complex64, "backward"),
+                                                (4, (3, 8), None, np.complex128, "backward"),  # the last axis
+                                                (3, (3, 2, 4, 5), "-1,1", np.complex64, "backward")):
+            what = (ranks, shape, axes)
+            x = random_complex(shape, 3, dtype)
+            listed = tuple(int(a) for a in axes.split(",")) if axes else (-1,)
+            axes_args = ["--axes", axes] if axes else []
+            y = self.check(ranks, x, [*axes_args, "--norm", norm],
+                           np.fft.fftn(x.astype(np.complex128), axes=listed, norm=norm), dtype, what)
+            self.check(ranks, y, [*axes_args, "--norm", norm, "--inverse"],
+                       np.fft.ifftn(y.astype(np.complex128), axes=listed, norm=norm), dtype, (*what, "inverse"))
+
+    def test_real_over_some_axes(self):
+        # rfftn halves the last of the axes listed, whichever axis of the array that is.
+        for ranks, shape, axes, dtype, n in ((3, (5, 7, 3), (0, 1), np.float32, 7),
+                                             (4, (5, 3, 4), (2, 0), np.float64, 5),  # 3 planes, 4 ranks
+                                             (2, (3, 10), None, np.float32, None)):  # rfft along the last axis
+            what = (ranks, shape, axes)
+            x = np.random.default_rng(4).standard_normal(shape).astype(dtype)
+            axes_args = ["--axes", ",".join(map(str, axes))] if axes else []
+            spectrum = np.complex64 if dtype == np.float32 else np.complex128
+            y = self.check(ranks, x, [*axes_args, "--real"], np.fft.rfftn(x.astype(np.float64), axes=axes or (-1,)),
+                           spectrum, what)
+            s = [shape[a] for a in axes] if axes else None
+            self.check(ranks, y, [*axes_args, "--real", "--inverse", *(["--n", str(n)] if n else [])],
+                       np.fft.irfftn(y.astype(np.complex128), s=s, axes=axes or (-1,)), dtype, (*what, "inverse"))
+
+    def test_every_axis_in_another_order(self):
+        # The same transform as in order (DistPlan), where the real one halves the last axis still.
+        x = random_complex((6, 5), 8, np.complex64)
+        self.check(2, x, ["--axes", "1,0"], np.fft.fftn(x.astype(np.complex128)), np.complex64, "c2c 1,0")
+        r = np.random.default_rng(9).standard_normal((4, 5, 6)).astype(np.float32)
+        self.check(3, r, ["--axes", "1,0,-1", "--real"], np.fft.rfftn(r.astype(np.float64), axes=(1, 0, 2)),
+                   np.complex64, "r2c 1,0,-1")
+
     def test_bad_input_fails_on_every_rank_and_writes_nothing(self):
         x_path, y_path = self.path("x.npy"), self.path("y.npy")
         np.save(x_path, random_complex((6, 4), 1, np.complex64))
         np.save(self.path("one.npy"), random_complex((16,), 1, np.complex64))
+        np.save(self.path("four.npy"), random_complex((2, 3, 2, 2), 1, np.complex64))
         np.save(self.path("real.npy"), np.zeros((4, 4), np.float64))
         cases = (
-            ([x_path, y_path], "--axes all"),                                # no --axes
-            ([x_path, y_path, "--axes", "1"], "every axis"),                 # not every axis
-            ([x_path, y_path, "--axes", "1,0"], "every axis"),               # not in order
-            ([self.path("one.npy"), y_path, "--axes", "all"], "2D and 3D"),  # 1D
-            ([self.path("real.npy"), y_path, "--axes", "all"], "dtype"),     # real without --real
-            ([self.path("missing.npy"), y_path, "--axes", "all"], "missing.npy"),
+            ([self.path("one.npy"), y_path], "2D or 3D"),                        # 1D: its one axis
+            ([self.path("four.npy"), y_path, "--axes", "all"], "2D or 3D"),      # 4D, every axis
+            ([self.path("real.npy"), y_path, "--axes", "1,0", "--real"], "list it last"),  # halving axis 0
+            ([self.path("real.npy"), y_path, "--axes", "all"], "dtype"),         # real without --real
+            ([x_path, y_path, "--axes", "2"], "out of range"),
+            ([x_path, y_path, "--axes", "1", "--n", "4"], "--n"),
+            ([self.path("missing.npy"), y_path, "--axes", "1"], "missing.npy"),
         )
         for args, message in cases:
-            run = self.mpi(2, *args)
-            self.assertNotEqual(run.returncode, 0, args)
+            run, statuses = self.mpi_failing(3, *args)
+            self.assertEqual(len(statuses), 3, (args, run.stdout))  # every rank exited,
+            self.assertNotIn(0, statuses, args)                     # each non-zero
             lines = [l for l in run.stderr.splitlines() if l.startswith("twiddle:")]
             self.assertEqual(len(lines), 1, run.stderr)  # one line, from rank 0
             self.assertIn(message, lines[0], args)
