@@ -13,7 +13,7 @@
 #include <random>
 
 #include "bench.hpp"
-#include "fft_mpi.hpp"
+#include "fft_command.hpp"
 #include "shape_args.hpp"
 #include "twiddle/dist.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "fft_mpi.hpp"
+#include "fft_command.hpp"
 #include "npy.hpp"
 #include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"

@@ -19,9 +19,10 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "commands.hpp"
-#include "fft_mpi.hpp"
+#include "fft_command.hpp"
 #include "npy.hpp"
 #include "twiddle/dist.hpp"
 #include "twiddle/twiddle.hpp"
@@ -39,6 +40,8 @@ struct Problem {
     int32_t dims = 0;           // IN's number of axes
     int32_t scatter_axis = -1;  // the first axis not transformed; -1: there is none (DistPlan)
 };
+// Broadcast as bytes.
+static_assert(std::is_trivially_copyable_v<Problem>);
 
 int rank_of(MPI_Comm comm) {
     int r = 0;

@@ -1,6 +1,6 @@
-// twiddle fft's transform of an array in memory (cmd_fft.cpp), which twiddle fft --mpi also runs on
-// each rank's slab; twiddle fft --mpi and bench --mpi (cmd_fft_mpi.cpp, bench_mpi.cpp; in builds
-// with MPI).
+// twiddle fft: its arguments, checks and transform of an array in memory (cmd_fft.cpp), which
+// twiddle fft --mpi also runs on each rank's slab; and the entry points of twiddle fft --mpi and
+// bench --mpi (cmd_fft_mpi.cpp, bench_mpi.cpp; in builds with MPI).
 #pragma once
 
 #include <cstdint>
