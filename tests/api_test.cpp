@@ -5,10 +5,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
 #include "vk/context_state.hpp"
+#include "vk/staging.hpp"
 
 namespace twiddle {
 namespace {
@@ -104,6 +106,34 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_THROW(Context(ContextOptions{.device = "99"}), Error);
     EXPECT_THROW(Context(ContextOptions{.device = "99999999999999999999999"}), Error);
     EXPECT_THROW(Context(ContextOptions{.device = "no such device name"}), Error);
+}
+
+// Transfers longer than a staging slot go in pieces through two slots: every byte lands where it
+// belongs, at offsets of any alignment, and the bytes around a transfer stay as they were.
+TEST_F(Api, TransfersInPiecesKeepEveryByte) {
+    Context& ctx = testing::device();
+    const uint64_t slot = vk::Staging::kSlotBytes, total = 2 * slot + slot / 2 + 4100;
+    std::vector<uint8_t> x(total);
+    std::mt19937 gen(5);
+    for (auto& v : x) v = static_cast<uint8_t>(gen());
+    Buffer buf(ctx, total);
+    buf.fill(0xa5a5a5a5u);
+    // Three pieces (two and a half slots) at an odd offset, leaving 3 bytes before and 4096 after.
+    const uint64_t at = 3, bytes = total - at - 4096;
+    buf.upload(x.data(), bytes, at);
+    std::vector<uint8_t> all(total);
+    buf.download(all.data(), total);
+    for (uint64_t i = 0; i < total; ++i) {
+        const uint8_t want = i < at || i >= at + bytes ? 0xa5 : x[i - at];
+        ASSERT_EQ(all[i], want) << "byte " << i;
+    }
+    // A download of its own, two pieces at an odd offset, into a host array with guards around it.
+    const uint64_t from = slot - 7, part = slot + 12345;
+    std::vector<uint8_t> got(part + 2, 0x3c);
+    buf.download(got.data() + 1, part, from);
+    EXPECT_EQ(got.front(), 0x3c);
+    EXPECT_EQ(got.back(), 0x3c);
+    EXPECT_EQ(std::memcmp(got.data() + 1, all.data() + from, part), 0);
 }
 
 // Views at offsets that are not multiples of the storage-buffer alignment, recorded into the

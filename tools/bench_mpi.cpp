@@ -88,9 +88,16 @@ MpiRow run_shape(MPI_Comm comm, const Context& ctx, const std::vector<uint64_t>&
     Buffer in(ctx, bytes), out(ctx, std::max<uint64_t>(plan.out_bytes(), 16)), back(ctx, bytes);
     if (!x.empty()) in.upload(x.data(), plan.in_bytes());
 
+    // Warm-up: executions until rank 0 has spent --warmup seconds on them (at least one), so that
+    // the GPUs' clocks have risen as in time_median's warm-up; rank 0 decides for every rank.
+    const double warm_start = MPI_Wtime();
+    for (int more = 1; more;) {
+        plan.execute(in, out, Direction::forward);
+        more = MPI_Wtime() - warm_start < args.warm_up;
+        MPI_Bcast(&more, 1, MPI_INT, 0, comm);
+    }
     std::vector<double> total, local, staging, alltoall;
-    const uint32_t warm = std::max<uint32_t>(1, static_cast<uint32_t>(args.warm_up > 0 ? 2 : 1));
-    for (uint32_t r = 0; r < warm + args.reps; ++r) {
+    for (uint32_t r = 0; r < args.reps; ++r) {
         MPI_Barrier(comm);
         const double t0 = MPI_Wtime();
         plan.execute(in, out, Direction::forward);
@@ -98,7 +105,6 @@ MpiRow run_shape(MPI_Comm comm, const Context& ctx, const std::vector<uint64_t>&
         const dist::DistTiming& parts = plan.last_timing();
         const double l = slowest(comm, parts.local_fft), s = slowest(comm, parts.staging),
                      a = slowest(comm, parts.alltoall);
-        if (r < warm) continue;
         total.push_back(t);
         local.push_back(l);
         staging.push_back(s);

@@ -1,10 +1,10 @@
 // twiddle::Buffer: a device-local storage buffer with staged transfers.
-#include <cstring>
 
 #include "twiddle/buffer.hpp"
 #include "twiddle/error.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
+#include "vk/staging.hpp"
 
 namespace twiddle {
 
@@ -51,25 +51,13 @@ BufferView Buffer::view(uint64_t offset, uint64_t size) const {
 void Buffer::upload(const void* data, uint64_t bytes, uint64_t offset) {
     check_range("upload", offset, bytes, size());
     if (bytes == 0) return;
-    auto staging =
-        vk::allocate_buffer(*impl_->state, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryKind::upload);
-    std::memcpy(staging.mapped, data, bytes);
-    impl_->state->submit([&](VkCommandBuffer cmd) {
-        vk::record_full_barrier(cmd);
-        vk::record_copy(cmd, staging.buffer.get(), 0, handle(), offset, bytes);
-    });
+    impl_->state->stager().upload(*impl_->state, data, bytes, handle(), offset);
 }
 
 void Buffer::download(void* data, uint64_t bytes, uint64_t offset) const {
     check_range("download", offset, bytes, size());
     if (bytes == 0) return;
-    auto staging =
-        vk::allocate_buffer(*impl_->state, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryKind::readback);
-    impl_->state->submit([&](VkCommandBuffer cmd) {
-        vk::record_full_barrier(cmd);
-        vk::record_copy(cmd, handle(), offset, staging.buffer.get(), 0, bytes);
-    });
-    std::memcpy(data, staging.mapped, bytes);
+    impl_->state->stager().download(*impl_->state, handle(), offset, data, bytes);
 }
 
 void Buffer::fill(uint32_t word, uint64_t offset, uint64_t bytes) {

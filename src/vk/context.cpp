@@ -11,6 +11,7 @@
 #include "vk/check.hpp"
 #include "vk/context_state.hpp"
 #include "vk/disk_cache.hpp"
+#include "vk/staging.hpp"
 
 namespace twiddle {
 
@@ -254,6 +255,7 @@ Context::State::~State() {
     if (device != VK_NULL_HANDLE) vkDeviceWaitIdle(device);
     if (kernels) kernels->save();
     kernels.reset();
+    staging.reset();
     if (owns_device && device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
     if (messenger != VK_NULL_HANDLE) {
         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
@@ -261,6 +263,12 @@ Context::State::~State() {
         if (destroy) destroy(instance, messenger, nullptr);
     }
     if (owns_instance && instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
+}
+
+vk::Staging& Context::State::stager() {
+    std::lock_guard lock(staging_mutex);
+    if (!staging) staging = std::make_unique<vk::Staging>();
+    return *staging;
 }
 
 void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) {

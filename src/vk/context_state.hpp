@@ -17,6 +17,10 @@
 
 namespace twiddle {
 
+namespace vk {
+class Staging;
+}
+
 struct Context::State {
     VkInstance instance = VK_NULL_HANDLE;
     bool owns_instance = false;
@@ -44,6 +48,11 @@ struct Context::State {
     std::mutex tuning_mutex;
     bool tuning_loaded = false;
     std::vector<TunedChoice> tuning;
+
+    // Buffer::upload's and download's host-visible buffers (vk/staging.hpp), made on first use.
+    std::mutex staging_mutex;
+    std::unique_ptr<vk::Staging> staging;
+    vk::Staging& stager();
 
     State() = default;
     State(const State&) = delete;
