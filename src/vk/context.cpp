@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "twiddle/context.hpp"
 #include "twiddle/error.hpp"
@@ -271,13 +272,48 @@ vk::Staging& Context::State::stager() {
     return *staging;
 }
 
-void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) {
+Context::State::Submission::Submission(Submission&& o) noexcept
+    : device_(o.device_),
+      pool_(std::move(o.pool_)),
+      fence_(std::move(o.fence_)),
+      submitted_(std::exchange(o.submitted_, false)) {}
+
+Context::State::Submission& Context::State::Submission::operator=(Submission&& o) noexcept {
+    if (this != &o) {
+        settle();
+        device_ = o.device_;
+        pool_ = std::move(o.pool_);
+        fence_ = std::move(o.fence_);
+        submitted_ = std::exchange(o.submitted_, false);
+    }
+    return *this;
+}
+
+Context::State::Submission::~Submission() { settle(); }
+
+void Context::State::Submission::wait() {
+    if (!submitted_) return;
+    const VkFence fence = fence_.get();
+    submitted_ = false;
+    vk::check(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+}
+
+void Context::State::Submission::settle() noexcept {
+    if (!submitted_) return;
+    const VkFence fence = fence_.get();
+    vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+    submitted_ = false;
+}
+
+Context::State::Submission Context::State::submit_async(const std::function<void(VkCommandBuffer)>& record) {
+    Submission out;
+    out.device_ = device;
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
     pool_info.queueFamilyIndex = queue_family;
     VkCommandPool pool_handle = VK_NULL_HANDLE;
     vk::check(vkCreateCommandPool(device, &pool_info, nullptr, &pool_handle), "vkCreateCommandPool");
-    const vk::UniqueCommandPool pool(device, pool_handle);  // frees its command buffer too
+    out.pool_ = vk::UniqueCommandPool(device, pool_handle);  // frees its command buffer too
 
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = pool_handle;
@@ -294,7 +330,7 @@ void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) 
     VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence_handle = VK_NULL_HANDLE;
     vk::check(vkCreateFence(device, &fence_info, nullptr, &fence_handle), "vkCreateFence");
-    const vk::UniqueFence fence(device, fence_handle);
+    out.fence_ = vk::UniqueFence(device, fence_handle);
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
@@ -302,7 +338,12 @@ void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) 
         std::lock_guard lock(queue_mutex);
         vk::check(vkQueueSubmit(queue, 1, &submit, fence_handle), "vkQueueSubmit");
     }
-    vk::check(vkWaitForFences(device, 1, &fence_handle, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    out.submitted_ = true;
+    return out;
+}
+
+void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) {
+    submit_async(record).wait();
 }
 
 Context::Context(std::shared_ptr<State> state) : state_(std::move(state)) {}

@@ -59,8 +59,28 @@ struct Context::State {
     State& operator=(const State&) = delete;
     ~State();
 
-    // One-time command buffer from its own pool: record (no lock held, so `record` may submit
-    // too), submit, wait.
+    // A one-time command buffer from its own pool, submitted: wait() returns once the device has
+    // run it. Destroying one waits too, so that nothing the device still runs is freed, even when
+    // a later step throws.
+    class Submission {
+    public:
+        Submission() = default;
+        Submission(Submission&& o) noexcept;
+        Submission& operator=(Submission&& o) noexcept;
+        ~Submission();
+        void wait();
+
+    private:
+        friend struct State;
+        void settle() noexcept;
+        VkDevice device_ = VK_NULL_HANDLE;
+        vk::UniqueCommandPool pool_;
+        vk::UniqueFence fence_;
+        bool submitted_ = false;
+    };
+    // Records (no lock held, so `record` may submit too) and submits.
+    Submission submit_async(const std::function<void(VkCommandBuffer)>& record);
+    // submit_async, then wait.
     void submit(const std::function<void(VkCommandBuffer)>& record);
 };
 
