@@ -2,8 +2,9 @@
 // its own device. Per shape: the time of one distributed forward transform (the slowest rank's,
 // median over the repetitions) split as DistPlan::last_timing() splits it; beside it the same
 // transform on one device (rank 0's), and the bound the host-staged all-to-all sets: the plan's
-// exchanges, each timed as every rank copying its box from the device, MPI_Alltoall of it in equal
-// parts, and copying it back. Gated on the round trip's error.
+// exchanges, each timed as every rank's device copying its box into host-visible memory,
+// MPI_Alltoall of it in equal parts, and the device copying it back. Gated on the round trip's
+// error.
 #include <mpi.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <random>
 
 #include "bench.hpp"
+#include "dist/host_staging.hpp"
 #include "fft_command.hpp"
 #include "shape_args.hpp"
 #include "twiddle/dist.hpp"
@@ -40,8 +42,9 @@ double slowest(MPI_Comm comm, double seconds) {
 }
 
 // One exchange at the bound: every rank's box (the largest rank's `bytes`, so that the counts
-// match) from its device, MPI_Alltoall in equal parts, back to the device. Milliseconds of the
-// slowest rank, median of `reps`.
+// match) copied by its device into host-visible memory, MPI_Alltoall of it in equal parts into
+// host-visible memory, and copied back by the device: the path DistPlan's exchanges take, without
+// their packing and without overlap. Milliseconds of the slowest rank, median of `reps`.
 double staged_alltoall_ms(MPI_Comm comm, const Context& ctx, uint64_t bytes, int ranks, uint32_t reps) {
     uint64_t largest = 0;
     MPI_Allreduce(&bytes, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
@@ -50,15 +53,19 @@ double staged_alltoall_ms(MPI_Comm comm, const Context& ctx, uint64_t bytes, int
         throw UnsupportedError("bench --mpi: a rank's part of the exchange exceeds MPI's int counts");
     const uint64_t total = part * ranks;
     Buffer device(ctx, total);
-    std::vector<uint8_t> send(total), recv(total);
+    const dist::detail::HostBuffer send(ctx, total), recv(ctx, total);
+    dist::detail::Copier copier(ctx, 1);
+    const VkBufferCopy whole{0, 0, total};
     std::vector<double> times;
     for (uint32_t r = 0; r < reps + 1; ++r) {
         MPI_Barrier(comm);
         const double t0 = MPI_Wtime();
-        device.download(send.data(), total);
+        copier.submit(0, device.handle(), send.handle(), {&whole, 1});
+        copier.wait(0);
         MPI_Alltoall(send.data(), static_cast<int>(part / 8), MPI_DOUBLE, recv.data(),
                      static_cast<int>(part / 8), MPI_DOUBLE, comm);
-        device.upload(recv.data(), total);
+        copier.submit(0, recv.handle(), device.handle(), {&whole, 1});
+        copier.wait(0);
         const double ms = slowest(comm, MPI_Wtime() - t0);
         if (r > 0) times.push_back(ms);  // the first warms up
     }

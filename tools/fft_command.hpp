@@ -45,8 +45,7 @@ npy::NpyArray fft_of(const FftArgs& args, const npy::NpyArray& array, const Opti
 // Writes fft_of's result to `path` atomically (npy::write_npy_atomic).
 void write_npy(const std::string& path, const npy::NpyArray& array);
 
-// Initializes MPI if it is not yet, at MPI_THREAD_FUNNELED: DistPlan's worker thread copies to and
-// from the device while the calling thread makes the MPI calls.
+// Initializes MPI if it is not yet (MPI_THREAD_FUNNELED: only the calling thread makes MPI calls).
 void init_mpi();
 
 // Initializes MPI (init_mpi), runs the transform on every rank of MPI_COMM_WORLD, finalizes

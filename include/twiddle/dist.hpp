@@ -5,10 +5,10 @@
 // Each rank owns a box of the global index space for the input and one for the output, as
 // heFFTe's boxes do, stored on its device packed in C order. The plan moves the data between its
 // own boxes, slabs or pencils, along which every local transform has all of its points, with
-// MPI_Alltoallv through host memory, and runs the local transforms with twiddle's plans:
+// MPI_Alltoallv through host-visible memory the device copies into and out of (the plan keeps two
+// slots of its largest chunk each way), and runs the local transforms with twiddle's plans:
 //
-//   int provided;  // only the calling thread makes MPI calls; a worker thread copies meanwhile
-//   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+//   MPI_Init(&argc, &argv);  // the plan calls MPI and Vulkan from the calling thread only
 //   twiddle::Context ctx = twiddle::dist::local_context(MPI_COMM_WORLD);
 //   twiddle::dist::DistDesc desc{.shape = {512, 512, 512}};
 //   auto boxes = twiddle::dist::slab_boxes(desc.shape, ranks, 0);
@@ -109,8 +109,9 @@ struct DistOptions {
     Decomposition decomposition = Decomposition::automatic;
     OutputLayout output = OutputLayout::natural;
     // Pieces each exchange moves in turn (every rank's box cut along its axis 0), so that one
-    // piece's MPI_Alltoallv overlaps the device copies and packing of its neighbours, which a
-    // worker thread does. 1: one piece, nothing overlapped.
+    // piece's MPI_Alltoallv overlaps the device's copies of its neighbours into and out of host
+    // memory. The plan keeps 4 host-visible slots of a piece (2 x 2 / chunks of the largest
+    // box's bytes). 1: one piece, nothing overlapped.
     uint32_t chunks = 4;
     Options local;  // for the local transforms' plans
 };

@@ -5,19 +5,19 @@
 //   --local FFT--> ... --reshape--> out_box
 // A layout gives every rank a box that holds all of the points along the axes its local transform
 // runs over (slabs or pencils). A reshape moves the data between two sets of boxes: each rank
-// copies its box from the device to host memory, packs the part of it every other rank's new box
-// holds, MPI_Alltoallv, unpacks what it received into its new box, and copies that to the device.
+// has its device copy the part of its box every other rank's new box holds, packed, into
+// host-visible memory (detail::HostBuffer), MPI_Alltoallv moves it, and the device copies what
+// was received into the rank's new box (host_staging.hpp).
 #include "twiddle/dist.hpp"
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
-#include <future>
 #include <limits>
 #include <numeric>
 #include <sstream>
 #include <tuple>
 
+#include "host_staging.hpp"
 #include "twiddle/error.hpp"
 
 namespace twiddle::dist {
@@ -46,35 +46,6 @@ int resolve_axis(int axis, size_t dims) {
 // Part k of n of the range [0, extent): [k * extent / n, (k + 1) * extent / n).
 std::pair<int64_t, int64_t> part(uint64_t extent, int k, int n) {
     return {as_signed(extent * k / n), as_signed(extent * (k + 1) / n)};
-}
-
-// Copies the elements of `region` from `src`, which holds src_box packed in C order, to `dst`,
-// which holds dst_box so. region lies inside both.
-void copy_region(const uint8_t* src, const Box& src_box, uint8_t* dst, const Box& dst_box, const Box& region,
-                 size_t element_bytes) {
-    if (region.empty()) return;
-    const size_t d = region.rank();
-    const std::vector<uint64_t> s = src_box.shape(), t = dst_box.shape(), r = region.shape();
-    const size_t row = r[d - 1] * element_bytes;
-    // Visit every row of the region (all axes but the last), as an index into both boxes.
-    std::vector<int64_t> at(region.low);
-    while (true) {
-        uint64_t si = 0, di = 0;
-        for (size_t k = 0; k < d; ++k) {
-            si = si * s[k] + static_cast<uint64_t>(at[k] - src_box.low[k]);
-            di = di * t[k] + static_cast<uint64_t>(at[k] - dst_box.low[k]);
-        }
-        std::memcpy(dst + di * element_bytes, src + si * element_bytes, row);
-        // Next row: count up axes d - 2 down to 0.
-        size_t k = d - 1;
-        while (k > 0) {
-            --k;
-            if (++at[k] < region.high[k]) break;
-            at[k] = region.low[k];
-            if (k == 0) return;
-        }
-        if (d == 1) return;
-    }
 }
 
 // The boxes of one layout for every rank, and the axes its local transform runs over.
@@ -110,17 +81,6 @@ Box chunk_of(const Box& box, uint32_t c, uint32_t chunks) {
     b.low[0] = box.low[0] + as_signed(planes * c / chunks);
     b.high[0] = box.low[0] + as_signed(planes * (c + 1) / chunks);
     return b;
-}
-
-// The byte range `region` takes in `box`'s packed array where it is one run (it spans `box` on
-// every axis after its first): offset and length; else nullopt.
-std::optional<std::pair<uint64_t, uint64_t>> run_of(const Box& region, const Box& box, size_t element_bytes) {
-    if (region.empty()) return std::pair<uint64_t, uint64_t>{0, 0};
-    for (size_t k = 1; k < box.rank(); ++k)
-        if (region.low[k] != box.low[k] || region.high[k] != box.high[k]) return std::nullopt;
-    const uint64_t plane = box.count() / box.shape()[0];
-    return std::pair<uint64_t, uint64_t>{uint64_t(region.low[0] - box.low[0]) * plane * element_bytes,
-                                         region.count() * element_bytes};
 }
 
 // The fixed-size record each rank contributes to the plan's agreement check.
@@ -339,7 +299,11 @@ struct DistPlan::Impl {
     Reshape onto_out;                        // the last layout -> out_box (spectrum grid)
     mutable std::optional<Buffer> work[2];
     uint64_t work_bytes = 0;
-    mutable std::vector<uint8_t> host_from, host_to, send, recv;
+    // The exchanges' host side (reshape()): two slots each way, of the largest chunk any of the
+    // plan's reshapes sends or receives, and the device copies (slots 0-1 pack, 2-3 unpack).
+    // None where no reshape moves anything.
+    detail::HostBuffer send[2], recv[2];
+    mutable std::optional<detail::Copier> copier;
     mutable DistTiming timing;
 
     std::vector<const Reshape*> reshapes() const {
@@ -359,102 +323,96 @@ struct DistPlan::Impl {
 
     // Moves this rank's data from `src` (its box of r.from, or of r.to when backward) to `dst`.
     // The exchange runs in chunks (DistOptions::chunks, every rank's box cut alike along its axis
-    // 0): while MPI_Alltoallv moves chunk c, a worker thread unpacks and uploads chunk c - 1 and
-    // downloads and packs chunk c + 1, so that the device copies and the packing overlap the
-    // communication. Only this thread calls MPI; only the worker touches the device meanwhile.
+    // 0), each through a pair of the plan's host-visible slots: the device copies chunk c's runs
+    // into send slot c % 2, packed by destination rank; MPI_Alltoallv moves them from there to
+    // receive slot c % 2; the device copies them from there into dst. The device's copies of
+    // chunks c + 1 (packing) and c - 1 (unpacking) run while MPI moves chunk c.
     void reshape(const Reshape& r, bool backward, const Buffer& src, Buffer& dst) const {
         const std::vector<Box>& from = backward ? r.to : r.from;
         const std::vector<Box>& to = backward ? r.from : r.to;
         const Box &mine_from = from[r.me], &mine_to = to[r.me];
         const size_t e = r.element_bytes;
-        const uint32_t chunks = std::max<uint32_t>(options.chunks, 1);
-        // Per chunk and rank: the regions sent and received, their counts and displacements (in
-        // elements, from the chunk's start in the send and receive buffers).
-        struct Chunk {
-            std::vector<Box> send, recv;
-            std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
-            uint64_t send_at = 0, recv_at = 0;  // the chunk's start in send and recv (elements)
-        };
-        std::vector<Chunk> plan(chunks);
-        uint64_t send_total = 0, recv_total = 0;
-        for (uint32_t c = 0; c < chunks; ++c) {
-            Chunk& k = plan[c];
-            k.send_at = send_total;
-            k.recv_at = recv_total;
-            uint64_t s = 0, v = 0;
-            for (int q = 0; q < ranks; ++q) {
-                k.send.push_back(chunk_of(mine_from, c, chunks).intersect(to[q]));
-                k.recv.push_back(chunk_of(from[q], c, chunks).intersect(mine_to));
-                k.send_displs.push_back(static_cast<int>(s));
-                k.recv_displs.push_back(static_cast<int>(v));
-                k.send_counts.push_back(static_cast<int>(k.send.back().count()));
-                k.recv_counts.push_back(static_cast<int>(k.recv.back().count()));
-                s += k.send.back().count();
-                v += k.recv.back().count();
-            }
-            send_total += s;
-            recv_total += v;
-        }
-        host_from.resize(mine_from.count() * e);
-        host_to.resize(mine_to.count() * e);
-        send.resize(send_total * e);
-        recv.resize(recv_total * e);
-
-        double busy = 0;            // the worker's seconds of copies and packing
-        bool whole_upload = false;  // a received region was not one run of dst: upload all at the end
-        auto timed = [&](auto&& step) {
-            const double t = now();
-            step();
-            busy += now() - t;
-        };
-        auto fetch = [&](uint32_t c) {  // download chunk c of the box and pack it per rank
-            const Box part = chunk_of(mine_from, c, chunks);
-            const auto run = run_of(part, mine_from, e);  // chunks along axis 0 are runs
-            if (run->second) src.download(host_from.data() + run->first, run->second, run->first);
+        const std::vector<Chunk> plan = chunk_plan(r, backward);
+        const auto chunks = static_cast<uint32_t>(plan.size());
+        std::vector<VkBufferCopy> regions;
+        auto pack = [&](uint32_t c) {  // queue chunk c's runs from the box into send slot c % 2
+            regions.clear();
             for (int q = 0; q < ranks; ++q)
-                copy_region(host_from.data(), mine_from,
-                            send.data() + (plan[c].send_at + plan[c].send_displs[q]) * e, plan[c].send[q],
-                            plan[c].send[q], e);
+                detail::append_copies(regions, plan[c].send[q], mine_from, 0, plan[c].send[q],
+                                      uint64_t(plan[c].send_displs[q]) * e, e);
+            copier->submit(c % 2, src.handle(), send[c % 2].handle(), regions);
         };
-        auto store = [&](uint32_t c) {  // unpack chunk c into the new box and upload its runs
-            for (int q = 0; q < ranks; ++q) {
-                const Box& region = plan[c].recv[q];
-                copy_region(recv.data() + (plan[c].recv_at + plan[c].recv_displs[q]) * e, region,
-                            host_to.data(), mine_to, region, e);
-                const auto run = run_of(region, mine_to, e);
-                if (!run)
-                    whole_upload = true;
-                else if (run->second && !whole_upload)
-                    dst.upload(host_to.data() + run->first, run->second, run->first);
-            }
+        auto unpack = [&](uint32_t c) {  // queue chunk c's runs from receive slot c % 2 into the box
+            regions.clear();
+            for (int q = 0; q < ranks; ++q)
+                detail::append_copies(regions, plan[c].recv[q], plan[c].recv[q],
+                                      uint64_t(plan[c].recv_displs[q]) * e, mine_to, 0, e);
+            copier->submit(2 + c % 2, recv[c % 2].handle(), dst.handle(), regions);
         };
-        double in_mpi = 0;
-        agree(comm, attempt([&] { timed([&] { fetch(0); }); }), "DistPlan::execute");
-        for (uint32_t c = 0; c < chunks; ++c) {
-            std::future<std::string> worker = std::async(std::launch::async, [&, c] {
-                return attempt([&] {
-                    timed([&] {
-                        if (c > 0) store(c - 1);
-                        if (c + 1 < chunks) fetch(c + 1);
-                    });
-                });
+        double busy = 0, in_mpi = 0;  // seconds queueing and awaiting the device's copies; in MPI
+        auto timed = [&](auto&& step) {
+            return attempt([&] {
+                const double t = now();
+                step();
+                busy += now() - t;
             });
+        };
+        agree(comm, timed([&] {
+                  for (uint32_t c = 0; c < std::min<uint32_t>(chunks, 2); ++c) pack(c);
+              }),
+              "DistPlan::execute");
+        for (uint32_t c = 0; c < chunks; ++c) {
+            // Chunk c packed, and receive slot c % 2 free (chunk c - 2 unpacked).
+            agree(comm, timed([&] {
+                      copier->wait(c % 2);
+                      copier->wait(2 + c % 2);
+                  }),
+                  "DistPlan::execute");
             const double t = now();
-            MPI_Alltoallv(send.data() + plan[c].send_at * e, plan[c].send_counts.data(),
-                          plan[c].send_displs.data(), r.type, recv.data() + plan[c].recv_at * e,
-                          plan[c].recv_counts.data(), plan[c].recv_displs.data(), r.type, comm);
+            MPI_Alltoallv(send[c % 2].data(), plan[c].send_counts.data(), plan[c].send_displs.data(), r.type,
+                          recv[c % 2].data(), plan[c].recv_counts.data(), plan[c].recv_displs.data(), r.type,
+                          comm);
             in_mpi += now() - t;
-            agree(comm, worker.get(), "DistPlan::execute");
+            agree(comm, timed([&] {
+                      unpack(c);
+                      if (c + 2 < chunks) pack(c + 2);  // send slot c % 2 is free again
+                  }),
+                  "DistPlan::execute");
         }
-        agree(comm, attempt([&] {
-                  timed([&] {
-                      store(chunks - 1);
-                      if (whole_upload && !host_to.empty()) dst.upload(host_to.data(), host_to.size());
-                  });
+        agree(comm, timed([&] {
+                  for (uint32_t slot = 0; slot < 4; ++slot) copier->wait(slot);
               }),
               "DistPlan::execute");
         timing.staging += busy;
         timing.alltoall += in_mpi;
+    }
+
+    // Per chunk of a reshape (run backwards where `backward`) and rank: the regions this rank
+    // sends and receives, their counts and displacements in elements from the chunk's slot.
+    struct Chunk {
+        std::vector<Box> send, recv;
+        std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+        uint64_t send_total = 0, recv_total = 0;  // elements
+    };
+    std::vector<Chunk> chunk_plan(const Reshape& r, bool backward) const {
+        const std::vector<Box>& from = backward ? r.to : r.from;
+        const std::vector<Box>& to = backward ? r.from : r.to;
+        const uint32_t chunks = std::max<uint32_t>(options.chunks, 1);
+        std::vector<Chunk> plan(chunks);
+        for (uint32_t c = 0; c < chunks; ++c) {
+            Chunk& k = plan[c];
+            for (int q = 0; q < ranks; ++q) {
+                k.send.push_back(chunk_of(from[r.me], c, chunks).intersect(to[q]));
+                k.recv.push_back(chunk_of(from[q], c, chunks).intersect(to[r.me]));
+                k.send_displs.push_back(checked_count(k.send_total));
+                k.recv_displs.push_back(checked_count(k.recv_total));
+                k.send_counts.push_back(checked_count(k.send.back().count()));
+                k.recv_counts.push_back(checked_count(k.recv.back().count()));
+                k.send_total += k.send.back().count();
+                k.recv_total += k.recv.back().count();
+            }
+        }
+        return plan;
     }
 };
 
@@ -607,12 +565,24 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
         }
         // (At least a word each: a rank whose boxes are all empty still passes them around.)
         for (auto& w : m.work) w.emplace(context, std::max<uint64_t>(m.work_bytes, 16));
-        // The host side of the largest exchange, so that execute() allocates nothing there.
-        uint64_t most = 0;
-        for (const Reshape* r : m.reshapes())
-            most = std::max(
-                {most, r->from[m.me].count() * r->element_bytes, r->to[m.me].count() * r->element_bytes});
-        for (auto* v : {&m.host_from, &m.host_to, &m.send, &m.recv}) v->reserve(most);
+        // The host side of the exchanges, so that execute() allocates no buffer: slots of the
+        // largest chunk sent and received, either way.
+        uint64_t most_sent = 0, most_received = 0;
+        bool moves = false;
+        for (const Reshape* r : m.reshapes()) {
+            if (!r->moves) continue;
+            moves = true;
+            for (bool backward : {false, true})
+                for (const Impl::Chunk& k : m.chunk_plan(*r, backward)) {
+                    most_sent = std::max(most_sent, k.send_total * r->element_bytes);
+                    most_received = std::max(most_received, k.recv_total * r->element_bytes);
+                }
+        }
+        if (moves) {
+            for (auto& b : m.send) b = detail::HostBuffer(context, most_sent);
+            for (auto& b : m.recv) b = detail::HostBuffer(context, most_received);
+            m.copier.emplace(context, 4);
+        }
     });
     agree(m.comm, why, "DistPlan");
 }

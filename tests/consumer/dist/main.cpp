@@ -117,8 +117,7 @@ bool check(int rank, int ranks) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int provided = 0;  // DistPlan's worker thread copies while this thread calls MPI
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init(&argc, &argv);  // DistPlan calls MPI from this thread only
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);

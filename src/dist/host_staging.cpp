@@ -1,0 +1,226 @@
+#include "host_staging.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "twiddle/error.hpp"
+
+namespace twiddle::dist::detail {
+
+namespace {
+
+void check(VkResult result, const char* what) {
+    if (result == VK_SUCCESS) return;
+    throw Error(std::string("dist: ") + what + " failed (VkResult " +
+                std::to_string(static_cast<int>(result)) + ")");
+}
+
+// The first memory type of `bits` with every property of `required`, preferring one that has
+// `preferred` as well.
+uint32_t memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags required,
+                     VkMemoryPropertyFlags preferred) {
+    VkPhysicalDeviceMemoryProperties props;
+    vkGetPhysicalDeviceMemoryProperties(physical, &props);
+    for (VkMemoryPropertyFlags want : {preferred, required})
+        for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+            if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
+    throw UnsupportedError("dist: the device has no host-visible, host-coherent memory for staging");
+}
+
+}  // namespace
+
+HostBuffer::HostBuffer(const Context& context, uint64_t bytes) : device_(context.device()), size_(bytes) {
+    try {
+        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        info.size = std::max<uint64_t>(bytes, 16);
+        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        check(vkCreateBuffer(device_, &info, nullptr, &buffer_), "vkCreateBuffer (staging)");
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device_, buffer_, &req);
+        const VkMemoryPropertyFlags required =
+            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = memory_type(context.physical_device(), req.memoryTypeBits, required,
+                                            required | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+        check(vkAllocateMemory(device_, &alloc, nullptr, &memory_),
+              ("vkAllocateMemory of " + std::to_string(req.size) + " bytes of host-visible memory").c_str());
+        check(vkBindBufferMemory(device_, buffer_, memory_, 0), "vkBindBufferMemory (staging)");
+        void* p = nullptr;
+        check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory (staging)");
+        mapped_ = static_cast<uint8_t*>(p);
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+HostBuffer::HostBuffer(HostBuffer&& o) noexcept
+    : device_(o.device_),
+      buffer_(std::exchange(o.buffer_, VK_NULL_HANDLE)),
+      memory_(std::exchange(o.memory_, VK_NULL_HANDLE)),
+      mapped_(std::exchange(o.mapped_, nullptr)),
+      size_(std::exchange(o.size_, 0)) {}
+
+HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
+    if (this != &o) {
+        release();
+        device_ = o.device_;
+        buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
+        memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
+        mapped_ = std::exchange(o.mapped_, nullptr);
+        size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+}
+
+HostBuffer::~HostBuffer() { release(); }
+
+void HostBuffer::release() {
+    if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, buffer_, nullptr);
+    if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);  // unmaps
+    buffer_ = VK_NULL_HANDLE;
+    memory_ = VK_NULL_HANDLE;
+    mapped_ = nullptr;
+    size_ = 0;
+}
+
+Copier::Copier(const Context& context, uint32_t slots)
+    : device_(context.device()), queue_(context.queue()), pending_(slots, false) {
+    try {
+        VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+        info.queueFamilyIndex = context.queue_family();
+        check(vkCreateCommandPool(device_, &info, nullptr, &pool_), "vkCreateCommandPool");
+        commands_.resize(slots);
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = pool_;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = slots;
+        check(vkAllocateCommandBuffers(device_, &alloc, commands_.data()), "vkAllocateCommandBuffers");
+        for (uint32_t i = 0; i < slots; ++i) {
+            VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            VkFence fence = VK_NULL_HANDLE;
+            check(vkCreateFence(device_, &f, nullptr, &fence), "vkCreateFence");
+            fences_.push_back(fence);
+        }
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+Copier::Copier(Copier&& o) noexcept
+    : device_(o.device_),
+      queue_(o.queue_),
+      pool_(std::exchange(o.pool_, VK_NULL_HANDLE)),
+      commands_(std::move(o.commands_)),
+      fences_(std::move(o.fences_)),
+      pending_(std::move(o.pending_)) {}
+
+Copier& Copier::operator=(Copier&& o) noexcept {
+    if (this != &o) {
+        release();
+        device_ = o.device_;
+        queue_ = o.queue_;
+        pool_ = std::exchange(o.pool_, VK_NULL_HANDLE);
+        commands_ = std::move(o.commands_);
+        fences_ = std::move(o.fences_);
+        pending_ = std::move(o.pending_);
+    }
+    return *this;
+}
+
+Copier::~Copier() { release(); }
+
+void Copier::release() {
+    for (size_t i = 0; i < fences_.size(); ++i) {
+        // A submission still in flight must finish before its command buffer goes.
+        if (i < pending_.size() && pending_[i])
+            vkWaitForFences(device_, 1, &fences_[i], VK_TRUE, std::numeric_limits<uint64_t>::max());
+        vkDestroyFence(device_, fences_[i], nullptr);
+    }
+    fences_.clear();
+    pending_.clear();
+    if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(device_, pool_, nullptr);  // frees its buffers
+    pool_ = VK_NULL_HANDLE;
+    commands_.clear();
+}
+
+void Copier::wait(uint32_t slot) {
+    if (!pending_.at(slot)) return;
+    check(vkWaitForFences(device_, 1, &fences_[slot], VK_TRUE, std::numeric_limits<uint64_t>::max()),
+          "vkWaitForFences (staging copy)");
+    check(vkResetFences(device_, 1, &fences_[slot]), "vkResetFences");
+    pending_[slot] = false;
+}
+
+void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const VkBufferCopy> regions) {
+    wait(slot);
+    if (regions.empty()) return;
+    VkCommandBuffer cmd = commands_.at(slot);
+    check(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    // After the kernels' and earlier copies' writes (and the host's, which a submission makes
+    // visible); before later kernels, copies and the host read what these write.
+    VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+    vkCmdCopyBuffer(cmd, src, dst, static_cast<uint32_t>(regions.size()), regions.data());
+    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                          VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(
+        cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
+        1, &after, 0, nullptr, 0, nullptr);
+    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    check(vkQueueSubmit(queue_, 1, &submit, fences_[slot]), "vkQueueSubmit (staging copy)");
+    pending_[slot] = true;
+}
+
+void append_copies(std::vector<VkBufferCopy>& copies, const Box& region, const Box& src_box,
+                   uint64_t src_base, const Box& dst_box, uint64_t dst_base, size_t element_bytes) {
+    if (region.empty()) return;
+    const size_t d = region.rank();
+    const std::vector<uint64_t> s = src_box.shape(), t = dst_box.shape(), r = region.shape();
+    const uint64_t row = r[d - 1] * element_bytes;
+    // Every row of the region (all axes but the last), as a byte offset into both boxes.
+    std::vector<int64_t> at(region.low);
+    while (true) {
+        uint64_t si = 0, di = 0;
+        for (size_t k = 0; k < d; ++k) {
+            si = si * s[k] + static_cast<uint64_t>(at[k] - src_box.low[k]);
+            di = di * t[k] + static_cast<uint64_t>(at[k] - dst_box.low[k]);
+        }
+        const VkBufferCopy run{src_base + si * element_bytes, dst_base + di * element_bytes, row};
+        VkBufferCopy* last = copies.empty() ? nullptr : &copies.back();
+        if (last && last->srcOffset + last->size == run.srcOffset &&
+            last->dstOffset + last->size == run.dstOffset)
+            last->size += row;
+        else
+            copies.push_back(run);
+        size_t k = d - 1;  // next row: count up axes d - 2 down to 0
+        while (k > 0) {
+            --k;
+            if (++at[k] < region.high[k]) break;
+            at[k] = region.low[k];
+            if (k == 0) return;
+        }
+        if (d == 1) return;
+    }
+}
+
+}  // namespace twiddle::dist::detail
