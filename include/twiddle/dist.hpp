@@ -116,11 +116,15 @@ struct DistOptions {
     Options local;  // for the local transforms' plans
 };
 
-// Seconds the last execute() spent in each part, on this rank.
+// Seconds the last execute() spent in each part, on this rank. The device's copies run while MPI
+// moves other chunks, so where they overlap, local_fft + staging + alltoall exceeds total.
 struct DistTiming {
-    double local_fft = 0;  // the local transforms on the device
-    double staging = 0;    // copies between device and host, packing and unpacking
-    double alltoall = 0;   // MPI_Alltoallv
+    double local_fft = 0;     // the local transforms on the device
+    double staging = 0;       // the device copying (packing and unpacking) between its boxes and host
+                              // memory, by its timestamps (where the queue has none: staging_wait)
+    double staging_wait = 0;  // the host queueing those copies and waiting for them: the part of
+                              // staging that the all-to-all did not hide
+    double alltoall = 0;      // MPI_Alltoallv
     double total = 0;
 };
 

@@ -350,6 +350,7 @@ struct DistPlan::Impl {
             copier->submit(2 + c % 2, recv[c % 2].handle(), dst.handle(), regions);
         };
         double busy = 0, in_mpi = 0;  // seconds queueing and awaiting the device's copies; in MPI
+        const double device_before = copier->device_seconds();
         auto timed = [&](auto&& step) {
             return attempt([&] {
                 const double t = now();
@@ -383,7 +384,8 @@ struct DistPlan::Impl {
                   for (uint32_t slot = 0; slot < 4; ++slot) copier->wait(slot);
               }),
               "DistPlan::execute");
-        timing.staging += busy;
+        timing.staging_wait += busy;
+        timing.staging += copier->timed() ? copier->device_seconds() - device_before : busy;
         timing.alltoall += in_mpi;
     }
 

@@ -91,6 +91,21 @@ void HostBuffer::release() {
 Copier::Copier(const Context& context, uint32_t slots)
     : device_(context.device()), queue_(context.queue()), pending_(slots, false) {
     try {
+        uint32_t families = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, nullptr);
+        std::vector<VkQueueFamilyProperties> family(families);
+        vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, family.data());
+        const uint32_t bits = family.at(context.queue_family()).timestampValidBits;
+        if (bits > 0) {
+            VkPhysicalDeviceProperties props;
+            vkGetPhysicalDeviceProperties(context.physical_device(), &props);
+            tick_seconds_ = props.limits.timestampPeriod * 1e-9;
+            tick_mask_ = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+            VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+            q.queryCount = 2 * slots;
+            check(vkCreateQueryPool(device_, &q, nullptr, &queries_), "vkCreateQueryPool");
+        }
         VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
         info.queueFamilyIndex = context.queue_family();
@@ -119,7 +134,11 @@ Copier::Copier(Copier&& o) noexcept
       pool_(std::exchange(o.pool_, VK_NULL_HANDLE)),
       commands_(std::move(o.commands_)),
       fences_(std::move(o.fences_)),
-      pending_(std::move(o.pending_)) {}
+      pending_(std::move(o.pending_)),
+      queries_(std::exchange(o.queries_, VK_NULL_HANDLE)),
+      tick_seconds_(o.tick_seconds_),
+      tick_mask_(o.tick_mask_),
+      device_seconds_(o.device_seconds_) {}
 
 Copier& Copier::operator=(Copier&& o) noexcept {
     if (this != &o) {
@@ -130,6 +149,10 @@ Copier& Copier::operator=(Copier&& o) noexcept {
         commands_ = std::move(o.commands_);
         fences_ = std::move(o.fences_);
         pending_ = std::move(o.pending_);
+        queries_ = std::exchange(o.queries_, VK_NULL_HANDLE);
+        tick_seconds_ = o.tick_seconds_;
+        tick_mask_ = o.tick_mask_;
+        device_seconds_ = o.device_seconds_;
     }
     return *this;
 }
@@ -147,6 +170,8 @@ void Copier::release() {
     pending_.clear();
     if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(device_, pool_, nullptr);  // frees its buffers
     pool_ = VK_NULL_HANDLE;
+    if (queries_ != VK_NULL_HANDLE) vkDestroyQueryPool(device_, queries_, nullptr);
+    queries_ = VK_NULL_HANDLE;
     commands_.clear();
 }
 
@@ -156,6 +181,13 @@ void Copier::wait(uint32_t slot) {
           "vkWaitForFences (staging copy)");
     check(vkResetFences(device_, 1, &fences_[slot]), "vkResetFences");
     pending_[slot] = false;
+    if (queries_ != VK_NULL_HANDLE) {
+        uint64_t ticks[2] = {};
+        check(vkGetQueryPoolResults(device_, queries_, 2 * slot, 2, sizeof ticks, ticks, sizeof ticks[0],
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults (staging copy)");
+        device_seconds_ += double((ticks[1] - ticks[0]) & tick_mask_) * tick_seconds_;
+    }
 }
 
 void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const VkBufferCopy> regions) {
@@ -173,7 +205,14 @@ void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const V
     before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+    // The copies' interval: from when the work before them is done to when they are.
+    if (queries_ != VK_NULL_HANDLE) {
+        vkCmdResetQueryPool(cmd, queries_, 2 * slot, 2);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, queries_, 2 * slot);
+    }
     vkCmdCopyBuffer(cmd, src, dst, static_cast<uint32_t>(regions.size()), regions.data());
+    if (queries_ != VK_NULL_HANDLE)
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, queries_, 2 * slot + 1);
     VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     after.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |

@@ -47,7 +47,8 @@ private:
 // Buffer-to-buffer copies on the context's queue, each slot a command buffer and a fence: submit()
 // returns once the copies are queued; wait() returns once the slot's last copies are done and
 // visible to the host and to later work on the queue. The queue is used from the calling thread
-// only, as Context::wrap asks of the caller. Destruction waits for every slot.
+// only, as Context::wrap asks of the caller. Destruction waits for every slot. Where the queue
+// has timestamps, each submission's copies are timed on the device.
 class Copier {
 public:
     Copier(const Context& context, uint32_t slots);
@@ -61,6 +62,10 @@ public:
     // is queued), after every earlier command of the queue.
     void submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const VkBufferCopy> regions);
     void wait(uint32_t slot);
+    // Seconds the device spent on the copies waited for so (from the first timestamp of a
+    // submission to its last), and whether it could tell (the queue has timestamps).
+    double device_seconds() const { return device_seconds_; }
+    bool timed() const { return queries_ != VK_NULL_HANDLE; }
 
 private:
     void release();
@@ -70,6 +75,10 @@ private:
     std::vector<VkCommandBuffer> commands_;
     std::vector<VkFence> fences_;
     std::vector<bool> pending_;
+    VkQueryPool queries_ = VK_NULL_HANDLE;  // two timestamps a slot
+    double tick_seconds_ = 0;               // timestampPeriod
+    uint64_t tick_mask_ = 0;                // timestampValidBits
+    double device_seconds_ = 0;
 };
 
 // Appends the copies that move the elements of `region` from `src` (holding src_box packed in C
