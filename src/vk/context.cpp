@@ -257,6 +257,7 @@ Context::State::~State() {
     if (kernels) kernels->save();
     kernels.reset();
     staging.reset();
+    idle_recorders.clear();
     if (owns_device && device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
     if (messenger != VK_NULL_HANDLE) {
         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
@@ -273,18 +274,13 @@ vk::Staging& Context::State::stager() {
 }
 
 Context::State::Submission::Submission(Submission&& o) noexcept
-    : device_(o.device_),
-      pool_(std::move(o.pool_)),
-      fence_(std::move(o.fence_)),
-      submitted_(std::exchange(o.submitted_, false)) {}
+    : state_(o.state_), recorder_(std::move(o.recorder_)) {}
 
 Context::State::Submission& Context::State::Submission::operator=(Submission&& o) noexcept {
     if (this != &o) {
         settle();
-        device_ = o.device_;
-        pool_ = std::move(o.pool_);
-        fence_ = std::move(o.fence_);
-        submitted_ = std::exchange(o.submitted_, false);
+        state_ = o.state_;
+        recorder_ = std::move(o.recorder_);
     }
     return *this;
 }
@@ -292,53 +288,73 @@ Context::State::Submission& Context::State::Submission::operator=(Submission&& o
 Context::State::Submission::~Submission() { settle(); }
 
 void Context::State::Submission::wait() {
-    if (!submitted_) return;
-    const VkFence fence = fence_.get();
-    submitted_ = false;
-    vk::check(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    if (!recorder_) return;
+    std::unique_ptr<Recorder> r = std::move(recorder_);  // dropped, not reused, if a call fails
+    const VkFence fence = r->fence.get();
+    vk::check(vkWaitForFences(state_->device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    vk::check(vkResetFences(state_->device, 1, &fence), "vkResetFences");
+    std::lock_guard lock(state_->recorders_mutex);
+    state_->idle_recorders.push_back(std::move(r));
 }
 
 void Context::State::Submission::settle() noexcept {
-    if (!submitted_) return;
-    const VkFence fence = fence_.get();
-    vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
-    submitted_ = false;
+    if (!recorder_) return;
+    const VkFence fence = recorder_->fence.get();
+    if (vkWaitForFences(state_->device, 1, &fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS ||
+        vkResetFences(state_->device, 1, &fence) != VK_SUCCESS) {
+        recorder_.reset();
+        return;
+    }
+    std::lock_guard lock(state_->recorders_mutex);
+    state_->idle_recorders.push_back(std::move(recorder_));
 }
 
 Context::State::Submission Context::State::submit_async(const std::function<void(VkCommandBuffer)>& record) {
-    Submission out;
-    out.device_ = device;
-    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool_info.queueFamilyIndex = queue_family;
-    VkCommandPool pool_handle = VK_NULL_HANDLE;
-    vk::check(vkCreateCommandPool(device, &pool_info, nullptr, &pool_handle), "vkCreateCommandPool");
-    out.pool_ = vk::UniqueCommandPool(device, pool_handle);  // frees its command buffer too
-
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = pool_handle;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    vk::check(vkAllocateCommandBuffers(device, &alloc, &cmd), "vkAllocateCommandBuffers");
+    std::unique_ptr<Recorder> r;
+    {
+        std::lock_guard lock(recorders_mutex);
+        if (!idle_recorders.empty()) {
+            r = std::move(idle_recorders.back());
+            idle_recorders.pop_back();
+        }
+    }
+    if (!r) {
+        r = std::make_unique<Recorder>();
+        VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pool_info.flags =
+            VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+        pool_info.queueFamilyIndex = queue_family;
+        VkCommandPool pool_handle = VK_NULL_HANDLE;
+        vk::check(vkCreateCommandPool(device, &pool_info, nullptr, &pool_handle), "vkCreateCommandPool");
+        r->pool = vk::UniqueCommandPool(device, pool_handle);  // frees its command buffer too
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = pool_handle;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        vk::check(vkAllocateCommandBuffers(device, &alloc, &r->cmd), "vkAllocateCommandBuffers");
+        VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VkFence fence_handle = VK_NULL_HANDLE;
+        vk::check(vkCreateFence(device, &fence_info, nullptr, &fence_handle), "vkCreateFence");
+        r->fence = vk::UniqueFence(device, fence_handle);
+    }
+    // A recorder that fails here is dropped with `r`; one already recorded into is reset first.
+    vk::check(vkResetCommandBuffer(r->cmd, 0), "vkResetCommandBuffer");
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vk::check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-    record(cmd);
-    vk::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    vk::check(vkBeginCommandBuffer(r->cmd, &begin), "vkBeginCommandBuffer");
+    record(r->cmd);
+    vk::check(vkEndCommandBuffer(r->cmd), "vkEndCommandBuffer");
 
-    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence_handle = VK_NULL_HANDLE;
-    vk::check(vkCreateFence(device, &fence_info, nullptr, &fence_handle), "vkCreateFence");
-    out.fence_ = vk::UniqueFence(device, fence_handle);
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cmd;
+    submit.pCommandBuffers = &r->cmd;
     {
         std::lock_guard lock(queue_mutex);
-        vk::check(vkQueueSubmit(queue, 1, &submit, fence_handle), "vkQueueSubmit");
+        vk::check(vkQueueSubmit(queue, 1, &submit, r->fence.get()), "vkQueueSubmit");
     }
-    out.submitted_ = true;
+    Submission out;
+    out.state_ = this;
+    out.recorder_ = std::move(r);
     return out;
 }
 

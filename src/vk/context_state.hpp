@@ -59,9 +59,20 @@ struct Context::State {
     State& operator=(const State&) = delete;
     ~State();
 
-    // A one-time command buffer from its own pool, submitted: wait() returns once the device has
-    // run it. Destroying one waits too, so that nothing the device still runs is freed, even when
-    // a later step throws.
+    // A command buffer with its own pool and a fence, kept for the next submission once its own
+    // is done: making a pool and a fence for every submission cost about 0.5 ms on NVIDIA's
+    // driver (H200, 580.159), ten times the submission itself (bench/RESULTS.md, twenty-ninth run).
+    struct Recorder {
+        vk::UniqueCommandPool pool;
+        VkCommandBuffer cmd = VK_NULL_HANDLE;  // the pool's
+        vk::UniqueFence fence;                 // unsignaled while idle
+    };
+    std::mutex recorders_mutex;
+    std::vector<std::unique_ptr<Recorder>> idle_recorders;
+
+    // A submitted command buffer: wait() returns once the device has run it, and hands its
+    // recorder back. Destroying one waits too, so that nothing the device still runs is freed or
+    // reused, even when a later step throws.
     class Submission {
     public:
         Submission() = default;
@@ -73,10 +84,8 @@ struct Context::State {
     private:
         friend struct State;
         void settle() noexcept;
-        VkDevice device_ = VK_NULL_HANDLE;
-        vk::UniqueCommandPool pool_;
-        vk::UniqueFence fence_;
-        bool submitted_ = false;
+        State* state_ = nullptr;
+        std::unique_ptr<Recorder> recorder_;  // null once waited for
     };
     // Records (no lock held, so `record` may submit too) and submits.
     Submission submit_async(const std::function<void(VkCommandBuffer)>& record);
