@@ -136,6 +136,34 @@ TEST_F(Api, TransfersInPiecesKeepEveryByte) {
     EXPECT_EQ(std::memcmp(got.data() + 1, all.data() + from, part), 0);
 }
 
+// Submissions reuse the context's command buffers and fences (Context::State::Recorder): many in
+// a row each run in order and are waited for, and a recording that throws leaves the context
+// working.
+TEST_F(Api, SubmissionsReuseTheirRecorders) {
+    Context& ctx = testing::device();
+    constexpr uint32_t kWords = 300;
+    Buffer buf(ctx, kWords * 4);
+    buf.fill(0);
+    for (uint32_t i = 0; i < kWords; ++i) {
+        // Each submission overwrites word i and everything after it with i: the result holds
+        // every word's own index only if they ran in order and each was waited for.
+        ctx.submit([&](VkCommandBuffer cmd) {
+            vkCmdFillBuffer(cmd, buf.handle(), uint64_t(i) * 4, uint64_t(kWords - i) * 4, i);
+            VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
+                                 &barrier, 0, nullptr, 0, nullptr);
+        });
+        if (i == kWords / 2) {
+            EXPECT_THROW(ctx.submit([](VkCommandBuffer) { throw Error("recording failed"); }), Error);
+        }
+    }
+    std::vector<uint32_t> got(kWords);
+    buf.download(got.data(), kWords * 4);
+    for (uint32_t i = 0; i < kWords; ++i) ASSERT_EQ(got[i], i) << "word " << i;
+}
+
 // Views at offsets that are not multiples of the storage-buffer alignment, recorded into the
 // caller's command buffer, in a multi-pass plan with its own scratch view.
 TEST_F(Api, ViewsAtOffsetsIntoCallersCommandBuffer) {
