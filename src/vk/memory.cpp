@@ -7,6 +7,7 @@
 
 #include "twiddle/error.hpp"
 #include "vk/check.hpp"
+#include "vk/staging.hpp"
 
 namespace twiddle::vk {
 
@@ -85,11 +86,7 @@ AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<lon
     auto table = allocate_buffer(s, bytes.size(),
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                  MemoryKind::device_local);
-    auto staging = allocate_buffer(s, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryKind::upload);
-    std::memcpy(staging.mapped, bytes.data(), bytes.size());
-    s.submit([&](VkCommandBuffer cmd) {
-        record_copy(cmd, staging.buffer.get(), 0, table.buffer.get(), 0, bytes.size());
-    });
+    s.stager().upload(s, bytes.data(), bytes.size(), table.buffer.get(), 0);
     return table;
 }
 

@@ -30,8 +30,8 @@ AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBu
                                 MemoryKind kind);
 
 // A device-local storage buffer holding `values` rounded to `precision` (a table of complex
-// factors the kernels read), uploaded through a staging buffer before it returns. At least 16
-// bytes: a binding needs a buffer even where no kernel reads an entry.
+// factors the kernels read), uploaded through the context's staging (vk::Staging) before it
+// returns. At least 16 bytes: a binding needs a buffer even where no kernel reads an entry.
 AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<long double>> values,
                              Precision precision);
 
