@@ -421,12 +421,23 @@ TEST_F(Dist, BadOptionsFailOnEveryRank) {
 }
 
 TEST_F(Dist, TooSmallABufferFailsEveryRank) {
-    const int P = ranks_of(), me = rank_of();
+    const int P = ranks_of(), me = rank_of(), small = P - 1;
     const std::vector<uint64_t> shape = {8, 6};
     const DistPlan plan(device(), MPI_COMM_WORLD, DistDesc{.shape = shape}, slab_boxes(shape, P, 0)[me]);
-    Buffer in(device(), plan.in_bytes()), out(device(), me == 0 ? 8 : plan.out_bytes());
-    EXPECT_THROW(plan.execute(in, out, Direction::forward), Error);
-    // Inverse: `out` is the spectrum's input there, too small on rank 0.
+    Buffer in(device(), plan.in_bytes()), out(device(), me == small ? 8 : plan.out_bytes());
+    // Every rank gives the failing rank's reason, the others naming that rank.
+    const std::string reason = "the output buffer holds 8 bytes of the ";
+    try {
+        plan.execute(in, out, Direction::forward);
+        ADD_FAILURE() << "execute() did not throw";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(reason), std::string::npos) << what;
+        if (me != small) {
+            EXPECT_NE(what.find("rank " + std::to_string(small) + ": "), std::string::npos) << what;
+        }
+    }
+    // Inverse: `out` is the spectrum's input there, too small on the last rank.
     EXPECT_THROW(plan.execute(out, in, Direction::inverse), Error);
 }
 

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "commands.hpp"
+#include "dist/agreement.hpp"
 #include "fft_command.hpp"
 #include "npy.hpp"
 #include "twiddle/dist.hpp"
@@ -55,18 +56,17 @@ int size_of(MPI_Comm comm) {
     return n;
 }
 
-// Throws on every rank where any rank's `step` threw, with that rank's message where it has one.
+// Throws on every rank where any rank's `step` threw, with the first such rank's message.
 template <typename F>
 void on_every_rank(MPI_Comm comm, F&& step) {
     std::string why;
     try {
         step();
     } catch (const std::exception& e) {
-        why = e.what();
+        why = *e.what() ? e.what() : "an error without a message";
     }
-    int ok = why.empty(), all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all) throw Error(why.empty() ? "another rank failed" : why);
+    if (const std::string failure = dist::detail::first_failure(comm, why); !failure.empty())
+        throw Error(failure);
 }
 
 // Rank 0: IN read into `array` and checked, and the way --mpi runs its transform.

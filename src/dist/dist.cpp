@@ -17,6 +17,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "agreement.hpp"
 #include "host_staging.hpp"
 #include "twiddle/error.hpp"
 
@@ -142,13 +143,11 @@ void record_box(const Box& box, int32_t& low_size, int32_t& high_size, int64_t* 
 
 double now() { return MPI_Wtime(); }
 
-// Whether every rank of `comm` succeeded at a step (`why` empty): collective, so that a step
-// one rank failed makes every rank throw instead of leaving the others waiting in the next
-// exchange. The failing rank reports its own reason, the others that another rank failed.
+// Throws on every rank of `comm` where some rank failed a step (`why` not empty), with the first
+// failing rank's reason (detail::first_failure). Collective.
 void agree(MPI_Comm comm, const std::string& why, const std::string& what) {
-    int ok = why.empty(), all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-    if (!all_ok) throw Error(what + ": " + (why.empty() ? "another rank failed" : why));
+    if (const std::string failure = detail::first_failure(comm, why); !failure.empty())
+        throw Error(what + ": " + failure);
 }
 
 // Runs `step` and returns its exception's message, or "" where it succeeded.
@@ -157,7 +156,7 @@ std::string attempt(F&& step) {
     try {
         step();
     } catch (const std::exception& e) {
-        return e.what();
+        return *e.what() ? e.what() : "an error without a message";
     }
     return "";
 }
