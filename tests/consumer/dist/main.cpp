@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -124,8 +125,11 @@ int main(int argc, char** argv) {
     int failed = 1;
     try {
         failed = check(rank, ranks) ? 0 : 1;
-    } catch (const twiddle::Error& e) {
-        std::fprintf(stderr, "rank %d: twiddle: %s\n", rank, e.what());
+    } catch (const std::exception& e) {
+        // The other ranks may be inside a collective this rank will not reach: end them all
+        // rather than hang.
+        std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
+        MPI_Abort(MPI_COMM_WORLD, 1);
     }
     int any = 0;
     MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
