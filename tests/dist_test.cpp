@@ -92,11 +92,11 @@ struct Errors {
 
 template <typename Real>
 Errors round_trip(const DistDesc& desc, const Box& in_box, std::optional<Box> out_box,
-                  const DistOptions& options) {
+                  const DistOptions& options, MPI_Comm comm = MPI_COMM_WORLD) {
     using C = std::complex<Real>;
     Context& ctx = device();
     const bool real = desc.transform == Transform::r2c;
-    const DistPlan plan(ctx, MPI_COMM_WORLD, desc, in_box, out_box, options);
+    const DistPlan plan(ctx, comm, desc, in_box, out_box, options);
     const std::vector<uint64_t> spectrum = desc.complex_shape();
     const uint64_t n = product(desc.shape), m = product(spectrum);
     Errors errors;
@@ -213,6 +213,46 @@ TEST_F(Dist, MatchesTheSingleDeviceTransform) {
                                  to_string(c.decomposition) + " " + to_string(c.output);
         EXPECT_LE(e.forward, 1e-6) << what;
         EXPECT_LE(e.inverse, 1e-6) << what;
+    }
+}
+
+// Local transforms in pieces (DistOptions::max_piece_bytes, as a box beyond the device's
+// maxStorageBufferRange would be): every stage cut into pieces of a few planes, a 3D stage along
+// axis 0 kept with axis 1 slowest, and every result still the single-device transform's. A piece
+// limit of one plane's bytes or less leaves a piece a plane.
+TEST_F(Dist, LocalTransformsInPieces) {
+    const int P = ranks_of();
+    std::vector<Case> cases = {
+        {{8, 6, 5}, Transform::c2c, Decomposition::slab, OutputLayout::natural},
+        {{9, 7, 6}, Transform::c2c, Decomposition::slab, OutputLayout::transposed},
+        {{7, 9, 4}, Transform::c2c, Decomposition::pencil, OutputLayout::natural},
+        {{6, 5, 7}, Transform::c2c, Decomposition::pencil, OutputLayout::transposed},
+        {{12, 10}, Transform::c2c, Decomposition::slab, OutputLayout::natural},
+        {{6, 8, 9}, Transform::r2c, Decomposition::slab, OutputLayout::natural},
+        {{5, 6, 10}, Transform::r2c, Decomposition::pencil, OutputLayout::natural},
+    };
+    for (const Case& c : cases)
+        for (uint64_t piece : {uint64_t(1), uint64_t(700)}) {
+            DistDesc desc{.shape = c.shape, .transform = c.transform};
+            const Box in = slab_boxes(c.shape, P, 0)[rank_of()];
+            const Errors e = round_trip<float>(
+                desc, in, std::nullopt,
+                {.decomposition = c.decomposition, .output = c.output, .max_piece_bytes = piece});
+            const std::string what = Box(whole(c.shape)).str() + " " +
+                                     (c.transform == Transform::r2c ? "r2c " : "c2c ") +
+                                     to_string(c.decomposition) + " " + to_string(c.output) + " pieces of " +
+                                     std::to_string(piece) + " bytes";
+            EXPECT_LE(e.forward, 1e-6) << what;
+            EXPECT_LE(e.inverse, 1e-6) << what;
+        }
+    // One rank alone (MPI_COMM_SELF): no box changes, so the stage along axis 0 only reorders its
+    // box on the device, both ways.
+    for (Transform t : {Transform::c2c, Transform::r2c}) {
+        const std::vector<uint64_t> shape = {5, 6, 8};
+        const Errors e = round_trip<float>(DistDesc{.shape = shape, .transform = t}, whole(shape),
+                                           std::nullopt, {.max_piece_bytes = 1}, MPI_COMM_SELF);
+        EXPECT_LE(e.forward, 1e-6) << (t == Transform::r2c ? "r2c" : "c2c") << " on one rank";
+        EXPECT_LE(e.inverse, 1e-6) << (t == Transform::r2c ? "r2c" : "c2c") << " on one rank";
     }
 }
 

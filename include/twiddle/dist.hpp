@@ -113,6 +113,12 @@ struct DistOptions {
     // memory. The plan keeps 4 host-visible slots of a piece (2 x 2 / chunks of the largest
     // box's bytes). 1: one piece, nothing overlapped.
     uint32_t chunks = 4;
+    // The most bytes of a rank's box (on either side) one local transform takes; 0: the device's
+    // maxStorageBufferRange, the most one kernel can bind. A stage over a larger box runs in
+    // pieces cut along an axis it does not transform: for a 3D stage along axis 0, the rank keeps
+    // that layout's box with the first untransformed axis slowest (not where the layout is a
+    // transposed output, which is the caller's, in C order). Ranks may differ.
+    uint64_t max_piece_bytes = 0;
     Options local;  // for the local transforms' plans
 };
 
