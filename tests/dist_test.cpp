@@ -217,9 +217,9 @@ TEST_F(Dist, MatchesTheSingleDeviceTransform) {
 }
 
 // Local transforms in pieces (DistOptions::max_piece_bytes, as a box beyond the device's
-// maxStorageBufferRange would be): every stage cut into pieces of a few planes, a 3D stage along
-// axis 0 kept with axis 1 slowest, and every result still the single-device transform's. A piece
-// limit of one plane's bytes or less leaves a piece a plane.
+// maxStorageBufferRange would be): every stage cut into pieces of a few planes (a piece limit of
+// one plane's bytes or less leaves a piece a plane), the stages along axis 0 gathering theirs
+// into scratch, and every result still the single-device transform's.
 TEST_F(Dist, LocalTransformsInPieces) {
     const int P = ranks_of();
     std::vector<Case> cases = {
@@ -245,8 +245,7 @@ TEST_F(Dist, LocalTransformsInPieces) {
             EXPECT_LE(e.forward, 1e-6) << what;
             EXPECT_LE(e.inverse, 1e-6) << what;
         }
-    // One rank alone (MPI_COMM_SELF): no box changes, so the stage along axis 0 only reorders its
-    // box on the device, both ways.
+    // One rank alone (MPI_COMM_SELF): no exchange, only the pieces.
     for (Transform t : {Transform::c2c, Transform::r2c}) {
         const std::vector<uint64_t> shape = {5, 6, 8};
         const Errors e = round_trip<float>(DistDesc{.shape = shape, .transform = t}, whole(shape),

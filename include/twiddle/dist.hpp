@@ -115,9 +115,9 @@ struct DistOptions {
     uint32_t chunks = 4;
     // The most bytes of a rank's box (on either side) one local transform takes; 0: the device's
     // maxStorageBufferRange, the most one kernel can bind. A stage over a larger box runs in
-    // pieces cut along an axis it does not transform: for a 3D stage along axis 0, the rank keeps
-    // that layout's box with the first untransformed axis slowest (not where the layout is a
-    // transposed output, which is the caller's, in C order). Ranks may differ.
+    // pieces cut along the first axis it does not transform; where that is not axis 0, the device
+    // gathers each piece into a scratch buffer the plan keeps (up to this size) and scatters it
+    // back. Ranks may differ.
     uint64_t max_piece_bytes = 0;
     Options local;  // for the local transforms' plans
 };

@@ -55,24 +55,19 @@ struct Layout {
     std::vector<int> axes;
 };
 
-// One reshape: every rank's box before and after (over the same grid), this rank's index, and
-// the orders in which this rank stores its two boxes (detail::Stored; empty: C order). Run
-// backwards (an inverse transform), the boxes swap roles.
+// One reshape: every rank's box before and after (over the same grid), and this rank's index.
+// Run backwards (an inverse transform), the boxes swap roles.
 struct Reshape {
     std::vector<Box> from, to;
     int me = 0;
     size_t element_bytes = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;  // one element
     bool moves = false;                     // whether any rank's box changes (every rank sees all)
-    std::vector<int> from_order, to_order;  // this rank's
-
-    // Whether this rank's data must be copied where no box changes: its storage order does.
-    bool reorders() const { return !moves && from_order != to_order && !from[me].empty(); }
 };
 
 Reshape make_reshape(const std::vector<Box>& from, const std::vector<Box>& to, int me, size_t element_bytes,
-                     MPI_Datatype type, std::vector<int> from_order = {}, std::vector<int> to_order = {}) {
-    Reshape r{from, to, me, element_bytes, type, false, std::move(from_order), std::move(to_order)};
+                     MPI_Datatype type) {
+    Reshape r{from, to, me, element_bytes, type, false};
     for (size_t q = 0; q < from.size(); ++q) r.moves = r.moves || !(from[q] == to[q]);
     // Counts are ints: every rank's share must fit, whatever the chunking.
     for (size_t q = 0; q < from.size(); ++q) checked_count(std::max(from[q].count(), to[q].count()));
@@ -298,21 +293,26 @@ struct DistPlan::Impl {
     std::vector<Layout> layouts;  // in forward order; layout 0 over the signal's grid for r2c
     // A stage's local transforms on this rank, over pieces of its box of at most
     // DistOptions::max_piece_bytes (or the device's maxStorageBufferRange) on either side, cut
-    // along the slowest axis the box is stored with, one the stage does not transform.
+    // along the first axis the stage does not transform. Cut along axis 0, each piece is a run
+    // of the box, transformed where it lies; else the device gathers each into `scratch`,
+    // transforms it there and scatters it into the stage's output.
     struct Piece {
         size_t plan = 0;                               // of the stage's plans
-        uint64_t signal_at = 0, signal_bytes = 0;      // the stage's input side forward, in its buffer
-        uint64_t spectrum_at = 0, spectrum_bytes = 0;  // its output side forward
+        Box box;                                       // of the stage's box (signal side)
+        uint64_t signal_at = 0, signal_bytes = 0;      // a run: where it lies forward, in and
+        uint64_t spectrum_at = 0, spectrum_bytes = 0;  // out
     };
     struct Stage {
-        std::vector<int> order;                  // how the rank stores the box (detail::Stored)
+        Box box;                                 // this rank's (forward input; c2c both sides)
+        bool runs = true;                        // pieces are runs (or there is one piece)
         std::vector<Plan> plans, inverse_plans;  // forward; for r2c's stage 0, the c2r plans alike
         std::vector<Piece> pieces;               // none where the rank's box is empty
     };
-    std::vector<Stage> stages;     // per layout
-    Reshape into_first;            // in_box -> layout 0 (signal grid)
-    std::vector<Reshape> between;  // stage s's output -> layout s + 1 (spectrum grid)
-    Reshape onto_out;              // the last layout -> out_box (spectrum grid)
+    std::vector<Stage> stages;      // per layout
+    std::optional<Buffer> scratch;  // the largest gathered piece, where a stage gathers
+    Reshape into_first;             // in_box -> layout 0 (signal grid)
+    std::vector<Reshape> between;   // stage s's output -> layout s + 1 (spectrum grid)
+    Reshape onto_out;               // the last layout -> out_box (spectrum grid)
     mutable std::optional<Buffer> work[2];
     uint64_t work_bytes = 0;
     // The exchanges' host side (reshape()): two slots each way, of the largest chunk any of the
@@ -346,8 +346,7 @@ struct DistPlan::Impl {
     void reshape(const Reshape& r, bool backward, const Buffer& src, Buffer& dst) const {
         const std::vector<Box>& from = backward ? r.to : r.from;
         const std::vector<Box>& to = backward ? r.from : r.to;
-        const detail::Stored mine_from{from[r.me], backward ? r.to_order : r.from_order},
-            mine_to{to[r.me], backward ? r.from_order : r.to_order};
+        const Box &mine_from = from[r.me], &mine_to = to[r.me];
         const size_t e = r.element_bytes;
         const std::vector<Chunk> plan = chunk_plan(r, backward);
         const auto chunks = static_cast<uint32_t>(plan.size());
@@ -355,14 +354,14 @@ struct DistPlan::Impl {
         auto pack = [&](uint32_t c) {  // queue chunk c's runs from the box into send slot c % 2
             regions.clear();
             for (int q = 0; q < ranks; ++q)
-                detail::append_copies(regions, plan[c].send[q], mine_from, 0, {plan[c].send[q], {}},
+                detail::append_copies(regions, plan[c].send[q], mine_from, 0, plan[c].send[q],
                                       uint64_t(plan[c].send_displs[q]) * e, e);
             copier->submit(c % 2, src.handle(), send[c % 2].handle(), regions);
         };
         auto unpack = [&](uint32_t c) {  // queue chunk c's runs from receive slot c % 2 into the box
             regions.clear();
             for (int q = 0; q < ranks; ++q)
-                detail::append_copies(regions, plan[c].recv[q], {plan[c].recv[q], {}},
+                detail::append_copies(regions, plan[c].recv[q], plan[c].recv[q],
                                       uint64_t(plan[c].recv_displs[q]) * e, mine_to, 0, e);
             copier->submit(2 + c % 2, recv[c % 2].handle(), dst.handle(), regions);
         };
@@ -404,20 +403,6 @@ struct DistPlan::Impl {
         timing.staging_wait += busy;
         timing.staging += copier->timed() ? copier->device_seconds() - device_before : busy;
         timing.alltoall += in_mpi;
-    }
-
-    // Copies this rank's box from `src` to `dst` on the device, from one storage order to the
-    // other, where no box changes (Reshape::reorders()); no rank waits for another.
-    void reorder(const Reshape& r, bool backward, const Buffer& src, Buffer& dst) const {
-        const detail::Stored from{r.from[r.me], backward ? r.to_order : r.from_order},
-            to{r.from[r.me], backward ? r.from_order : r.to_order};
-        std::vector<VkBufferCopy> regions;
-        detail::append_copies(regions, r.from[r.me], from, 0, to, 0, r.element_bytes);
-        const double device_before = copier->device_seconds(), t = now();
-        copier->submit(0, src.handle(), dst.handle(), regions);
-        copier->wait(0);
-        timing.staging_wait += now() - t;
-        timing.staging += copier->timed() ? copier->device_seconds() - device_before : now() - t;
     }
 
     // Per chunk of a reshape (run backwards where `backward`) and rank: the regions this rank
@@ -569,93 +554,75 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
     // C-order array), and the work buffers. Agreed like the boxes: a rank that cannot make its
     // part fails them all.
     const std::string why = attempt([&] {
+        m.into_first = make_reshape(in_boxes, m.layouts[0].boxes, m.me, real ? m.real_bytes : m.complex_bytes,
+                                    real ? m.real_type : m.complex_type);
+        for (size_t s = 0; s + 1 < m.layouts.size(); ++s)
+            m.between.push_back(make_reshape(s == 0 ? first_out : m.layouts[s].boxes, m.layouts[s + 1].boxes,
+                                             m.me, m.complex_bytes, m.complex_type));
+        m.onto_out = make_reshape(m.layouts.back().boxes, out_boxes, m.me, m.complex_bytes, m.complex_type);
+
         const uint64_t limit =
             options.max_piece_bytes > 0
                 ? std::min<uint64_t>(options.max_piece_bytes, context.caps().max_storage_buffer_range)
                 : context.caps().max_storage_buffer_range;
+        uint64_t scratch_bytes = 0;
         for (size_t s = 0; s < m.layouts.size(); ++s) {
             Impl::Stage& stage = m.stages.emplace_back();
             const Box& b = m.layouts[s].boxes[m.me];
             if (b.empty()) continue;
+            stage.box = b;
             const bool real_stage = s == 0 && real;
-            const Box& spectrum_box = s == 0 ? first_out[m.me] : b;
-            const size_t signal_element = real_stage ? m.real_bytes : m.complex_bytes;
-            const uint64_t signal_bytes = b.count() * signal_element,
-                           spectrum_bytes = spectrum_box.count() * m.complex_bytes;
+            const uint64_t signal_bytes = b.count() * (real_stage ? m.real_bytes : m.complex_bytes),
+                           spectrum_bytes = (s == 0 ? first_out[m.me] : b).count() * m.complex_bytes;
             m.work_bytes = std::max({m.work_bytes, signal_bytes, spectrum_bytes});
+            // Pieces along the first axis the stage does not transform (the halved axis of r2c,
+            // the last, is transformed), of as many of its planes as the limit allows.
             const std::vector<int>& axes = m.layouts[s].axes;
-            auto transformed = [&](int a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); };
-            // The box in C order, unless it must be cut and axis 0 is transformed: then, in 3D, the
-            // first axis it does not transform goes slowest (the last axis stays fastest). The
-            // last layout of a transposed output is the caller's, in C order.
-            std::vector<int> order(dims);
-            std::iota(order.begin(), order.end(), 0);
-            const bool callers = s + 1 == m.layouts.size() && options.output == OutputLayout::transposed;
-            if (std::max(signal_bytes, spectrum_bytes) > limit && transformed(0) && dims == 3 && !callers)
-                for (int a = 1; a < static_cast<int>(dims) - 1; ++a)
-                    if (!transformed(a)) {
-                        order.erase(std::find(order.begin(), order.end(), a));
-                        order.insert(order.begin(), a);
-                        break;
-                    }
-            const std::vector<uint64_t> extent = b.shape();
-            const uint64_t planes = extent[order[0]];
+            int split = 0;
+            while (std::find(axes.begin(), axes.end(), split) != axes.end()) ++split;
+            const uint64_t planes = b.shape()[split];
             const uint64_t plane_signal = signal_bytes / planes, plane_spectrum = spectrum_bytes / planes;
-            // Where the slowest axis is transformed, one piece: its Plan says why it cannot be.
             const uint64_t per_piece = std::max<uint64_t>(limit / std::max(plane_signal, plane_spectrum), 1);
-            const uint64_t pieces = std::max(signal_bytes, spectrum_bytes) > limit && !transformed(order[0])
-                                        ? (planes + per_piece - 1) / per_piece
-                                        : 1;
-            // The transformed axes where they lie in the stored order (the last axis stays last).
-            std::vector<int> stored_axes;
-            for (size_t i = 0; i < dims; ++i)
-                if (transformed(order[i])) stored_axes.push_back(static_cast<int>(i));
+            const uint64_t pieces =
+                std::max(signal_bytes, spectrum_bytes) > limit ? (planes + per_piece - 1) / per_piece : 1;
+            stage.runs = split == 0 || pieces == 1;
             std::vector<uint64_t> plan_planes;  // the planes of each plan's pieces
             for (uint64_t j = 0; j < pieces; ++j) {
                 const uint64_t low = planes * j / pieces, n = planes * (j + 1) / pieces - low;
+                Impl::Piece piece{
+                    0, b, low * plane_signal, n * plane_signal, low * plane_spectrum, n * plane_spectrum};
+                piece.box.low[split] = b.low[split] + as_signed(low);
+                piece.box.high[split] = piece.box.low[split] + as_signed(n);
                 auto found = std::find(plan_planes.begin(), plan_planes.end(), n);
                 if (found == plan_planes.end()) {
-                    std::vector<uint64_t> shape(dims);
-                    for (size_t i = 0; i < dims; ++i) shape[i] = extent[order[i]];
-                    shape[0] = n;
                     auto local = [&](FftDesc d) {
                         return d.with_precision(desc.precision).with_normalization(desc.normalization);
                     };
+                    const std::vector<uint64_t> shape = piece.box.shape();
                     if (real_stage) {
-                        stage.plans.emplace_back(context, local(FftDesc::r2c_nd(shape, stored_axes)),
-                                                 options.local);
-                        stage.inverse_plans.emplace_back(context, local(FftDesc::c2r_nd(shape, stored_axes)),
+                        stage.plans.emplace_back(context, local(FftDesc::r2c_nd(shape, axes)), options.local);
+                        stage.inverse_plans.emplace_back(context, local(FftDesc::c2r_nd(shape, axes)),
                                                          options.local);
                     } else {
-                        stage.plans.emplace_back(context, local(FftDesc::nd(shape, stored_axes)),
-                                                 options.local);
+                        stage.plans.emplace_back(context, local(FftDesc::nd(shape, axes)), options.local);
                     }
                     plan_planes.push_back(n);
                     found = plan_planes.end() - 1;
                 }
-                stage.pieces.push_back({static_cast<size_t>(found - plan_planes.begin()), low * plane_signal,
-                                        n * plane_signal, low * plane_spectrum, n * plane_spectrum});
+                piece.plan = static_cast<size_t>(found - plan_planes.begin());
+                stage.pieces.push_back(piece);
+                // Gathered pieces are of a stage along axis 0, never r2c's stage 0: c2c, in place.
+                if (!stage.runs) scratch_bytes = std::max(scratch_bytes, n * plane_signal);
             }
-            if (!std::is_sorted(order.begin(), order.end())) stage.order = order;
         }
-        auto order_of = [&](size_t s) { return m.stages[s].order; };
-        m.into_first = make_reshape(in_boxes, m.layouts[0].boxes, m.me, real ? m.real_bytes : m.complex_bytes,
-                                    real ? m.real_type : m.complex_type, {}, order_of(0));
-        for (size_t s = 0; s + 1 < m.layouts.size(); ++s)
-            m.between.push_back(make_reshape(s == 0 ? first_out : m.layouts[s].boxes, m.layouts[s + 1].boxes,
-                                             m.me, m.complex_bytes, m.complex_type, order_of(s),
-                                             order_of(s + 1)));
-        m.onto_out = make_reshape(m.layouts.back().boxes, out_boxes, m.me, m.complex_bytes, m.complex_type,
-                                  order_of(m.layouts.size() - 1), {});
-
+        if (scratch_bytes > 0) m.scratch.emplace(context, scratch_bytes);
         // (At least a word each: a rank whose boxes are all empty still passes them around.)
         for (auto& w : m.work) w.emplace(context, std::max<uint64_t>(m.work_bytes, 16));
         // The host side of the exchanges, so that execute() allocates no buffer: slots of the
         // largest chunk sent and received, either way.
         uint64_t most_sent = 0, most_received = 0;
-        bool moves = false, reorders = false;
+        bool moves = false;
         for (const Reshape* r : m.reshapes()) {
-            reorders = reorders || r->reorders();
             if (!r->moves) continue;
             moves = true;
             for (bool backward : {false, true})
@@ -668,7 +635,7 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
             for (auto& b : m.send) b = detail::HostBuffer(context, most_sent);
             for (auto& b : m.recv) b = detail::HostBuffer(context, most_received);
         }
-        if (moves || reorders) m.copier.emplace(context, 4);
+        if (moves || m.scratch) m.copier.emplace(context, 4);
     });
     agree(m.comm, why, "DistPlan");
 }
@@ -724,41 +691,52 @@ void DistPlan::execute(const Buffer& in, Buffer& out, Direction direction) const
         const std::vector<Plan>& plans =
             s == 0 && !forward && !stage.inverse_plans.empty() ? stage.inverse_plans : stage.plans;
         agree(m.comm, attempt([&] {
-                  for (const Impl::Piece& p : stage.pieces)
-                      plans[p.plan].execute(at->view(forward ? p.signal_at : p.spectrum_at,
-                                                     forward ? p.signal_bytes : p.spectrum_bytes),
-                                            dst.view(forward ? p.spectrum_at : p.signal_at,
-                                                     forward ? p.spectrum_bytes : p.signal_bytes),
-                                            direction);
+                  std::vector<VkBufferCopy> regions;
+                  for (const Impl::Piece& p : stage.pieces) {
+                      const Plan& plan = plans[p.plan];
+                      if (stage.runs) {
+                          plan.execute(at->view(forward ? p.signal_at : p.spectrum_at,
+                                                forward ? p.signal_bytes : p.spectrum_bytes),
+                                       dst.view(forward ? p.spectrum_at : p.signal_at,
+                                                forward ? p.spectrum_bytes : p.signal_bytes),
+                                       direction);
+                          continue;
+                      }
+                      const BufferView piece = m.scratch->view(0, p.signal_bytes);
+                      regions.clear();
+                      detail::append_copies(regions, p.box, stage.box, 0, p.box, 0, m.complex_bytes);
+                      m.copier->submit(0, at->handle(), m.scratch->handle(), regions);
+                      m.copier->wait(0);
+                      plan.execute(piece, piece, direction);
+                      regions.clear();
+                      detail::append_copies(regions, p.box, p.box, 0, stage.box, 0, m.complex_bytes);
+                      m.copier->submit(0, m.scratch->handle(), dst.handle(), regions);
+                      m.copier->wait(0);
+                  }
               }),
               "DistPlan::execute");
         m.timing.local_fft += now() - t0;
         at = &dst;
     };
-    // A reshape that moves data between ranks, or only between this rank's storage orders.
-    auto needed = [](const Reshape& r) { return r.moves || r.reorders(); };
     auto move = [&](const Reshape& r, Buffer& dst) {
-        if (r.moves)
-            m.reshape(r, !forward, *at, dst);
-        else
-            m.reorder(r, !forward, *at, dst);
+        m.reshape(r, !forward, *at, dst);
         at = &dst;
     };
     if (forward) {
-        if (needed(m.into_first)) move(m.into_first, work());
+        if (m.into_first.moves) move(m.into_first, work());
         for (size_t s = 0; s < stages; ++s) {
             const bool last = s + 1 == stages;
-            fft(s, last && !needed(m.onto_out) ? out : work());
-            if (!last && needed(m.between[s])) move(m.between[s], work());
+            fft(s, last && !m.onto_out.moves ? out : work());
+            if (!last && m.between[s].moves) move(m.between[s], work());
         }
-        if (needed(m.onto_out)) move(m.onto_out, out);
+        if (m.onto_out.moves) move(m.onto_out, out);
     } else {
-        if (needed(m.onto_out)) move(m.onto_out, work());
+        if (m.onto_out.moves) move(m.onto_out, work());
         for (size_t s = stages; s-- > 0;) {
-            fft(s, s == 0 && !needed(m.into_first) ? out : work());
-            if (s > 0 && needed(m.between[s - 1])) move(m.between[s - 1], work());
+            fft(s, s == 0 && !m.into_first.moves ? out : work());
+            if (s > 0 && m.between[s - 1].moves) move(m.between[s - 1], work());
         }
-        if (needed(m.into_first)) move(m.into_first, out);
+        if (m.into_first.moves) move(m.into_first, out);
     }
     m.timing.total = now() - start;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -231,32 +230,19 @@ void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const V
     pending_[slot] = true;
 }
 
-std::vector<uint64_t> Stored::strides() const {
-    const size_t d = box.rank();
-    const std::vector<uint64_t> shape = box.shape();
-    std::vector<int> axes = order;
-    if (axes.empty())
-        for (size_t k = 0; k < d; ++k) axes.push_back(static_cast<int>(k));
-    if (axes.size() != d || axes.back() != static_cast<int>(d) - 1)
-        throw std::logic_error("dist: a stored box's order must list its axes, the last one last");
-    std::vector<uint64_t> strides(d, 1);
-    for (size_t i = d - 1; i-- > 0;) strides[axes[i]] = strides[axes[i + 1]] * shape[axes[i + 1]];
-    return strides;
-}
-
-void append_copies(std::vector<VkBufferCopy>& copies, const Box& region, const Stored& src, uint64_t src_base,
-                   const Stored& dst, uint64_t dst_base, size_t element_bytes) {
+void append_copies(std::vector<VkBufferCopy>& copies, const Box& region, const Box& src_box,
+                   uint64_t src_base, const Box& dst_box, uint64_t dst_base, size_t element_bytes) {
     if (region.empty()) return;
     const size_t d = region.rank();
-    const std::vector<uint64_t> s = src.strides(), t = dst.strides(), r = region.shape();
+    const std::vector<uint64_t> s = src_box.shape(), t = dst_box.shape(), r = region.shape();
     const uint64_t row = r[d - 1] * element_bytes;
     // Every row of the region (all axes but the last), as a byte offset into both boxes.
     std::vector<int64_t> at(region.low);
     while (true) {
         uint64_t si = 0, di = 0;
         for (size_t k = 0; k < d; ++k) {
-            si += static_cast<uint64_t>(at[k] - src.box.low[k]) * s[k];
-            di += static_cast<uint64_t>(at[k] - dst.box.low[k]) * t[k];
+            si = si * s[k] + static_cast<uint64_t>(at[k] - src_box.low[k]);
+            di = di * t[k] + static_cast<uint64_t>(at[k] - dst_box.low[k]);
         }
         const VkBufferCopy run{src_base + si * element_bytes, dst_base + di * element_bytes, row};
         VkBufferCopy* last = copies.empty() ? nullptr : &copies.back();

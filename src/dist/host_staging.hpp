@@ -81,20 +81,10 @@ private:
     double device_seconds_ = 0;
 };
 
-// A box as a rank stores it on its device or in host memory: packed, its axes from the slowest
-// to the fastest in `order` (empty: C order, 0, 1, ..., rank - 1). The fastest is always the
-// last axis.
-struct Stored {
-    Box box;
-    std::vector<int> order;
-    // Elements from one index to the next along each axis of the box.
-    std::vector<uint64_t> strides() const;
-};
-
-// Appends the copies that move the elements of `region` from `src` (from byte src_base) to `dst`
-// (from dst_base): one per run of the region's last axis, runs that follow each other on both
-// sides merged into one. region lies in both boxes.
-void append_copies(std::vector<VkBufferCopy>& copies, const Box& region, const Stored& src, uint64_t src_base,
-                   const Stored& dst, uint64_t dst_base, size_t element_bytes);
+// Appends the copies that move the elements of `region` from `src` (holding src_box packed in C
+// order, from byte src_base) to `dst` (dst_box so, from dst_base): one per run of the region's
+// last axis, runs that follow each other on both sides merged into one. region lies in both boxes.
+void append_copies(std::vector<VkBufferCopy>& copies, const Box& region, const Box& src_box,
+                   uint64_t src_base, const Box& dst_box, uint64_t dst_base, size_t element_bytes);
 
 }  // namespace twiddle::dist::detail
