@@ -49,9 +49,9 @@ public:
     // for Vulkan 1.1 or later, and the device must have been created with the extensions in
     // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller keeps `queue`
     // externally synchronized against twiddle's own submissions, which happen in Plan construction (twiddle
-    // table upload), Plan::execute(), Buffer upload/download/fill and Context::submit(); Plan::record() never
-    // submits. The options' validation and kernel_statistics do not apply: they are properties
-    // of the caller's instance and device.
+    // table upload), Plan::execute(), Buffer upload/download/fill, Context::submit() and
+    // dist::DistPlan::execute() (which takes no lock: see there); Plan::record() never submits. The options'
+    // validation and kernel_statistics do not apply: they are properties of the caller's instance and device.
     static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
                         uint32_t queue_family, VkQueue queue, const ContextOptions& options = {});
 

@@ -69,9 +69,7 @@ Reshape make_reshape(const std::vector<Box>& from, const std::vector<Box>& to, i
                      MPI_Datatype type) {
     Reshape r{from, to, me, element_bytes, type, false};
     for (size_t q = 0; q < from.size(); ++q) r.moves = r.moves || !(from[q] == to[q]);
-    // Counts are ints: every rank's share must fit, whatever the chunking.
-    for (size_t q = 0; q < from.size(); ++q) checked_count(std::max(from[q].count(), to[q].count()));
-    return r;
+    return r;  // (MPI's int counts are checked per chunk, where the plan sizes its slots)
 }
 
 // Part c of `chunks` of `box` along its axis 0 (empty where the box has fewer planes).
@@ -157,6 +155,8 @@ std::string attempt(F&& step) {
         step();
     } catch (const std::exception& e) {
         return *e.what() ? e.what() : "an error without a message";
+    } catch (...) {
+        return "an exception that is not a std::exception";
     }
     return "";
 }
@@ -351,6 +351,17 @@ struct DistPlan::Impl {
         const std::vector<Chunk> plan = chunk_plan(r, backward);
         const auto chunks = static_cast<uint32_t>(plan.size());
         std::vector<VkBufferCopy> regions;
+        // Where a step fails on some rank, every rank throws with copies still queued that read
+        // src and write dst: they finish before the caller may free either.
+        struct Drain {
+            detail::Copier& copier;
+            ~Drain() {
+                for (uint32_t slot = 0; slot < 4; ++slot) try {
+                        copier.wait(slot);
+                    } catch (...) {  // a lost device: nothing is running any more
+                    }
+            }
+        } drain{*copier};
         auto pack = [&](uint32_t c) {  // queue chunk c's runs from the box into send slot c % 2
             regions.clear();
             for (int q = 0; q < ranks; ++q)
@@ -386,15 +397,18 @@ struct DistPlan::Impl {
                   }),
                   "DistPlan::execute");
             const double t = now();
-            MPI_Alltoallv(send[c % 2].data(), plan[c].send_counts.data(), plan[c].send_displs.data(), r.type,
-                          recv[c % 2].data(), plan[c].recv_counts.data(), plan[c].recv_displs.data(), r.type,
-                          comm);
+            const int mpi = MPI_Alltoallv(
+                send[c % 2].data(), plan[c].send_counts.data(), plan[c].send_displs.data(), r.type,
+                recv[c % 2].data(), plan[c].recv_counts.data(), plan[c].recv_displs.data(), r.type, comm);
             in_mpi += now() - t;
-            agree(comm, timed([&] {
-                      unpack(c);
-                      if (c + 2 < chunks) pack(c + 2);  // send slot c % 2 is free again
-                  }),
-                  "DistPlan::execute");
+            // (Under MPI_ERRORS_RETURN a failed all-to-all returns here, on some ranks or all.)
+            agree(
+                comm,
+                mpi != MPI_SUCCESS ? "MPI_Alltoallv failed (error " + std::to_string(mpi) + ")" : timed([&] {
+                    unpack(c);
+                    if (c + 2 < chunks) pack(c + 2);  // send slot c % 2 is free again
+                }),
+                "DistPlan::execute");
         }
         agree(comm, timed([&] {
                   for (uint32_t slot = 0; slot < 4; ++slot) copier->wait(slot);
