@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <string>
-#include <utility>
 
 #include "twiddle/error.hpp"
 
@@ -31,160 +30,92 @@ uint32_t memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyF
 
 }  // namespace
 
-HostBuffer::HostBuffer(const Context& context, uint64_t bytes) : device_(context.device()), size_(bytes) {
-    try {
-        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-        info.size = std::max<uint64_t>(bytes, 16);
-        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-        check(vkCreateBuffer(device_, &info, nullptr, &buffer_), "vkCreateBuffer (staging)");
-        VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(device_, buffer_, &req);
-        const VkMemoryPropertyFlags required =
-            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        alloc.allocationSize = req.size;
-        alloc.memoryTypeIndex = memory_type(context.physical_device(), req.memoryTypeBits, required,
-                                            required | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
-        check(vkAllocateMemory(device_, &alloc, nullptr, &memory_),
-              ("vkAllocateMemory of " + std::to_string(req.size) + " bytes of host-visible memory").c_str());
-        check(vkBindBufferMemory(device_, buffer_, memory_, 0), "vkBindBufferMemory (staging)");
-        void* p = nullptr;
-        check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory (staging)");
-        mapped_ = static_cast<uint8_t*>(p);
-    } catch (...) {
-        release();
-        throw;
-    }
-}
-
-HostBuffer::HostBuffer(HostBuffer&& o) noexcept
-    : device_(o.device_),
-      buffer_(std::exchange(o.buffer_, VK_NULL_HANDLE)),
-      memory_(std::exchange(o.memory_, VK_NULL_HANDLE)),
-      mapped_(std::exchange(o.mapped_, nullptr)),
-      size_(std::exchange(o.size_, 0)) {}
-
-HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
-    if (this != &o) {
-        release();
-        device_ = o.device_;
-        buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
-        memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
-        mapped_ = std::exchange(o.mapped_, nullptr);
-        size_ = std::exchange(o.size_, 0);
-    }
-    return *this;
-}
-
-HostBuffer::~HostBuffer() { release(); }
-
-void HostBuffer::release() {
-    if (buffer_ != VK_NULL_HANDLE) vkDestroyBuffer(device_, buffer_, nullptr);
-    if (memory_ != VK_NULL_HANDLE) vkFreeMemory(device_, memory_, nullptr);  // unmaps
-    buffer_ = VK_NULL_HANDLE;
-    memory_ = VK_NULL_HANDLE;
-    mapped_ = nullptr;
-    size_ = 0;
+HostBuffer::HostBuffer(const Context& context, uint64_t bytes) : size_(bytes) {
+    const VkDevice device = context.device();
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = std::max<uint64_t>(bytes, 16);
+    info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    check(vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer (staging)");
+    buffer_ = vk::UniqueBuffer(device, buffer);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(device, buffer, &req);
+    const VkMemoryPropertyFlags required =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = memory_type(context.physical_device(), req.memoryTypeBits, required,
+                                        required | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    check(vkAllocateMemory(device, &alloc, nullptr, &memory),
+          ("vkAllocateMemory of " + std::to_string(req.size) + " bytes of host-visible memory").c_str());
+    memory_ = vk::UniqueMemory(device, memory);
+    check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory (staging)");
+    void* p = nullptr;
+    check(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory (staging)");
+    mapped_ = static_cast<uint8_t*>(p);
 }
 
 Copier::Copier(const Context& context, uint32_t slots)
     : device_(context.device()), queue_(context.queue()), pending_(slots, false) {
-    try {
-        uint32_t families = 0;
-        vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, nullptr);
-        std::vector<VkQueueFamilyProperties> family(families);
-        vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, family.data());
-        const uint32_t bits = family.at(context.queue_family()).timestampValidBits;
-        if (bits > 0) {
-            VkPhysicalDeviceProperties props;
-            vkGetPhysicalDeviceProperties(context.physical_device(), &props);
-            tick_seconds_ = props.limits.timestampPeriod * 1e-9;
-            tick_mask_ = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-            VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-            q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-            q.queryCount = 2 * slots;
-            check(vkCreateQueryPool(device_, &q, nullptr, &queries_), "vkCreateQueryPool");
-        }
-        VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-        info.queueFamilyIndex = context.queue_family();
-        check(vkCreateCommandPool(device_, &info, nullptr, &pool_), "vkCreateCommandPool");
-        commands_.resize(slots);
-        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        alloc.commandPool = pool_;
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        alloc.commandBufferCount = slots;
-        check(vkAllocateCommandBuffers(device_, &alloc, commands_.data()), "vkAllocateCommandBuffers");
-        for (uint32_t i = 0; i < slots; ++i) {
-            VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-            VkFence fence = VK_NULL_HANDLE;
-            check(vkCreateFence(device_, &f, nullptr, &fence), "vkCreateFence");
-            fences_.push_back(fence);
-        }
-    } catch (...) {
-        release();
-        throw;
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, nullptr);
+    std::vector<VkQueueFamilyProperties> family(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, family.data());
+    const uint32_t bits = family.at(context.queue_family()).timestampValidBits;
+    if (bits > 0) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(context.physical_device(), &props);
+        tick_seconds_ = props.limits.timestampPeriod * 1e-9;
+        tick_mask_ = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+        VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        q.queryCount = 2 * slots;
+        VkQueryPool queries = VK_NULL_HANDLE;
+        check(vkCreateQueryPool(device_, &q, nullptr, &queries), "vkCreateQueryPool");
+        queries_ = vk::UniqueQueryPool(device_, queries);
+    }
+    VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    info.queueFamilyIndex = context.queue_family();
+    VkCommandPool pool = VK_NULL_HANDLE;
+    check(vkCreateCommandPool(device_, &info, nullptr, &pool), "vkCreateCommandPool");
+    pool_ = vk::UniqueCommandPool(device_, pool);
+    commands_.resize(slots);
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = slots;
+    check(vkAllocateCommandBuffers(device_, &alloc, commands_.data()), "vkAllocateCommandBuffers");
+    for (uint32_t i = 0; i < slots; ++i) {
+        VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VkFence fence = VK_NULL_HANDLE;
+        check(vkCreateFence(device_, &f, nullptr, &fence), "vkCreateFence");
+        fences_.emplace_back(device_, fence);
     }
 }
 
-Copier::Copier(Copier&& o) noexcept
-    : device_(o.device_),
-      queue_(o.queue_),
-      pool_(std::exchange(o.pool_, VK_NULL_HANDLE)),
-      commands_(std::move(o.commands_)),
-      fences_(std::move(o.fences_)),
-      pending_(std::move(o.pending_)),
-      queries_(std::exchange(o.queries_, VK_NULL_HANDLE)),
-      tick_seconds_(o.tick_seconds_),
-      tick_mask_(o.tick_mask_),
-      device_seconds_(o.device_seconds_) {}
-
-Copier& Copier::operator=(Copier&& o) noexcept {
-    if (this != &o) {
-        release();
-        device_ = o.device_;
-        queue_ = o.queue_;
-        pool_ = std::exchange(o.pool_, VK_NULL_HANDLE);
-        commands_ = std::move(o.commands_);
-        fences_ = std::move(o.fences_);
-        pending_ = std::move(o.pending_);
-        queries_ = std::exchange(o.queries_, VK_NULL_HANDLE);
-        tick_seconds_ = o.tick_seconds_;
-        tick_mask_ = o.tick_mask_;
-        device_seconds_ = o.device_seconds_;
-    }
-    return *this;
-}
-
-Copier::~Copier() { release(); }
-
-void Copier::release() {
-    for (size_t i = 0; i < fences_.size(); ++i) {
-        // A submission still in flight must finish before its command buffer goes.
-        if (i < pending_.size() && pending_[i])
-            vkWaitForFences(device_, 1, &fences_[i], VK_TRUE, std::numeric_limits<uint64_t>::max());
-        vkDestroyFence(device_, fences_[i], nullptr);
-    }
-    fences_.clear();
-    pending_.clear();
-    if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(device_, pool_, nullptr);  // frees its buffers
-    pool_ = VK_NULL_HANDLE;
-    if (queries_ != VK_NULL_HANDLE) vkDestroyQueryPool(device_, queries_, nullptr);
-    queries_ = VK_NULL_HANDLE;
-    commands_.clear();
+Copier::~Copier() {
+    // A submission still in flight must finish before its command buffer and fence go.
+    for (size_t i = 0; i < fences_.size(); ++i)
+        if (pending_[i]) {
+            const VkFence fence = fences_[i].get();
+            vkWaitForFences(device_, 1, &fence, VK_TRUE, std::numeric_limits<uint64_t>::max());
+        }
 }
 
 void Copier::wait(uint32_t slot) {
     if (!pending_.at(slot)) return;
-    check(vkWaitForFences(device_, 1, &fences_[slot], VK_TRUE, std::numeric_limits<uint64_t>::max()),
+    const VkFence fence = fences_[slot].get();
+    check(vkWaitForFences(device_, 1, &fence, VK_TRUE, std::numeric_limits<uint64_t>::max()),
           "vkWaitForFences (staging copy)");
-    check(vkResetFences(device_, 1, &fences_[slot]), "vkResetFences");
+    check(vkResetFences(device_, 1, &fence), "vkResetFences");
     pending_[slot] = false;
-    if (queries_ != VK_NULL_HANDLE) {
+    if (queries_) {
         uint64_t ticks[2] = {};
-        check(vkGetQueryPoolResults(device_, queries_, 2 * slot, 2, sizeof ticks, ticks, sizeof ticks[0],
-                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+        check(vkGetQueryPoolResults(device_, queries_.get(), 2 * slot, 2, sizeof ticks, ticks,
+                                    sizeof ticks[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults (staging copy)");
         device_seconds_ += double((ticks[1] - ticks[0]) & tick_mask_) * tick_seconds_;
     }
@@ -206,13 +137,12 @@ void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const V
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
     // The copies' interval: from when the work before them is done to when they are.
-    if (queries_ != VK_NULL_HANDLE) {
-        vkCmdResetQueryPool(cmd, queries_, 2 * slot, 2);
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, queries_, 2 * slot);
+    if (queries_) {
+        vkCmdResetQueryPool(cmd, queries_.get(), 2 * slot, 2);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, queries_.get(), 2 * slot);
     }
     vkCmdCopyBuffer(cmd, src, dst, static_cast<uint32_t>(regions.size()), regions.data());
-    if (queries_ != VK_NULL_HANDLE)
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, queries_, 2 * slot + 1);
+    if (queries_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, queries_.get(), 2 * slot + 1);
     VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     after.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
@@ -226,7 +156,7 @@ void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const V
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
-    check(vkQueueSubmit(queue_, 1, &submit, fences_[slot]), "vkQueueSubmit (staging copy)");
+    check(vkQueueSubmit(queue_, 1, &submit, fences_[slot].get()), "vkQueueSubmit (staging copy)");
     pending_[slot] = true;
 }
 

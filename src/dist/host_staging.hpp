@@ -16,6 +16,7 @@
 
 #include "twiddle/context.hpp"
 #include "twiddle/dist.hpp"
+#include "vk/handles.hpp"
 
 namespace twiddle::dist::detail {
 
@@ -25,21 +26,14 @@ class HostBuffer {
 public:
     HostBuffer() = default;
     HostBuffer(const Context& context, uint64_t bytes);
-    HostBuffer(HostBuffer&&) noexcept;
-    HostBuffer& operator=(HostBuffer&&) noexcept;
-    HostBuffer(const HostBuffer&) = delete;
-    HostBuffer& operator=(const HostBuffer&) = delete;
-    ~HostBuffer();
 
     uint8_t* data() const { return mapped_; }
-    VkBuffer handle() const { return buffer_; }
+    VkBuffer handle() const { return buffer_.get(); }
     uint64_t size() const { return size_; }
 
 private:
-    void release();
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkBuffer buffer_ = VK_NULL_HANDLE;
-    VkDeviceMemory memory_ = VK_NULL_HANDLE;
+    vk::UniqueMemory memory_;  // freeing it unmaps it
+    vk::UniqueBuffer buffer_;  // destroyed first
     uint8_t* mapped_ = nullptr;
     uint64_t size_ = 0;
 };
@@ -52,8 +46,6 @@ private:
 class Copier {
 public:
     Copier(const Context& context, uint32_t slots);
-    Copier(Copier&&) noexcept;
-    Copier& operator=(Copier&&) noexcept;
     Copier(const Copier&) = delete;
     Copier& operator=(const Copier&) = delete;
     ~Copier();
@@ -65,19 +57,18 @@ public:
     // Seconds the device spent on the copies waited for so (from the first timestamp of a
     // submission to its last), and whether it could tell (the queue has timestamps).
     double device_seconds() const { return device_seconds_; }
-    bool timed() const { return queries_ != VK_NULL_HANDLE; }
+    bool timed() const { return static_cast<bool>(queries_); }
 
 private:
-    void release();
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
-    VkCommandPool pool_ = VK_NULL_HANDLE;
-    std::vector<VkCommandBuffer> commands_;
-    std::vector<VkFence> fences_;
+    vk::UniqueCommandPool pool_;
+    std::vector<VkCommandBuffer> commands_;  // the pool's, freed with it
+    std::vector<vk::UniqueFence> fences_;
     std::vector<bool> pending_;
-    VkQueryPool queries_ = VK_NULL_HANDLE;  // two timestamps a slot
-    double tick_seconds_ = 0;               // timestampPeriod
-    uint64_t tick_mask_ = 0;                // timestampValidBits
+    vk::UniqueQueryPool queries_;  // two timestamps a slot
+    double tick_seconds_ = 0;      // timestampPeriod
+    uint64_t tick_mask_ = 0;       // timestampValidBits
     double device_seconds_ = 0;
 };
 
