@@ -9,7 +9,11 @@
 namespace twiddle::vk {
 
 std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name) {
-    shaderc::Compiler compiler;
+    // One compiler for the process: shaderc compiles on one compiler from any number of threads,
+    // and glslang sets up its built-in symbol tables again after the last compiler is released,
+    // which took about 100 ms per kernel on the 2-core build machine (bench/RESULTS.md, thirtieth
+    // run).
+    static const shaderc::Compiler compiler;
     shaderc::CompileOptions options;
     options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
     options.SetOptimizationLevel(shaderc_optimization_level_performance);

@@ -1,6 +1,7 @@
 // twiddle::Plan: a logical plan's kernels and twiddle table on a device, and the recording of its
 // passes with the buffers of one call.
 #include <algorithm>
+#include <future>
 #include <mutex>
 #include <optional>
 
@@ -106,24 +107,33 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
                     " is not of the transform's precision, " + std::string(to_string(desc.precision())));
     p.callbacks = callbacks;
     p.logical = std::move(logical);
-    p.twiddles = vk::upload_table(*p.state, cpu::table_values(p.logical), desc.precision());
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
+    const uint32_t bindings = codegen::kPassBindings + (callbacks.operand ? 1 : 0);
+    // Each pass's kernel is generated and compiled on a thread of its own (shaderc, then the
+    // driver: together 50-400 ms a kernel on the H200's host when nothing is cached,
+    // bench/RESULTS.md, thirtieth run), while this thread computes and uploads the twiddle table.
+    // The futures' destructors wait, so that a throw leaves no compile running.
+    std::vector<std::future<vk::ComputeKernel>> compiles;
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
-        const auto& k = p.logical.passes[i].kernel;
-        const std::string name =
-            k.kind == KernelKind::direct ? "direct-n" + std::to_string(k.length)
-            : k.kind == KernelKind::real
-                ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
-                : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
-                      std::to_string(k.span);
         // A convolution plan's store callback is its product (the kernel's twiddle_middle), not a
         // callback of its last stores.
-        const bool last = i + 1 == p.logical.passes.size() && !p.logical.convolution;
-        const std::string glsl = codegen::fuse_callbacks(codegen::generate_pass_kernel(k), desc.precision(),
-                                                         callbacks, i == 0, last);
-        p.kernels.emplace_back(*p.state, glsl, name, codegen::kPassBindings + (callbacks.operand ? 1 : 0),
-                               push_bytes);
+        const bool first = i == 0, last = i + 1 == p.logical.passes.size() && !p.logical.convolution;
+        compiles.push_back(std::async(std::launch::async, [&state = *p.state, &k = p.logical.passes[i].kernel,
+                                                           &callbacks, precision = desc.precision(), first,
+                                                           last, bindings, push_bytes] {
+            const std::string name =
+                k.kind == KernelKind::direct ? "direct-n" + std::to_string(k.length)
+                : k.kind == KernelKind::real
+                    ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
+                    : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
+                          std::to_string(k.span);
+            const std::string glsl =
+                codegen::fuse_callbacks(codegen::generate_pass_kernel(k), precision, callbacks, first, last);
+            return vk::ComputeKernel(state, glsl, name, bindings, push_bytes);
+        }));
     }
+    p.twiddles = vk::upload_table(*p.state, cpu::table_values(p.logical), desc.precision());
+    for (auto& c : compiles) p.kernels.push_back(c.get());
 }
 
 Plan::Plan(Plan&&) noexcept = default;
