@@ -351,7 +351,8 @@ TEST_F(DiskCache, CompilesOnceThenLoads) {
     EXPECT_EQ(first.first, 2u);
     EXPECT_EQ(first.second, 0u);
     EXPECT_EQ(files(".spv").size(), 2u);
-    EXPECT_EQ(files(".bin").size(), 1u);  // the pipeline cache
+    EXPECT_EQ(files(".bin").size(), 1u);    // the pipeline cache
+    EXPECT_EQ(files(".table").size(), 1u);  // the twiddle table
     const auto second = build({.cache_dir = dir_});
     EXPECT_EQ(second.first, 0u);
     EXPECT_EQ(second.second, 2u);
@@ -368,11 +369,41 @@ TEST_F(DiskCache, CorruptOrTruncatedFilesAreRebuilt) {
     }
     std::filesystem::resize_file(spv[1], std::filesystem::file_size(spv[1]) / 2);
     for (const auto& bin : files(".bin")) std::ofstream(bin, std::ios::trunc) << "garbage";
+    for (const auto& table : files(".table")) std::ofstream(table, std::ios::trunc) << "garbage";
     const auto again = build({.cache_dir = dir_});
     EXPECT_EQ(again.first, 2u);  // both recompiled, results still right (checked in build)
     EXPECT_EQ(again.second, 0u);
     const auto third = build({.cache_dir = dir_});  // and the rewritten files are good again
     EXPECT_EQ(third.first, 0u);
+}
+
+// A plan's twiddle table (here with Bluestein's spectrum, which the host computes) is read from the
+// disk cache: a stored table of other values, well-formed, makes the next plan wrong; a damaged
+// file is recomputed.
+TEST_F(DiskCache, TwiddleTablesComeFromDisk) {
+    const FftDesc desc(1031, 2);  // prime, past the direct sum: Bluestein or Rader
+    {
+        const Context ctx({.cache_dir = dir_});
+        EXPECT_LE(forward_error(ctx, Plan(ctx, desc), 7), 5e-7);
+    }
+    const auto tables = files(".table");
+    ASSERT_EQ(tables.size(), 1u);
+    const std::string name = tables[0].filename().string();
+    {
+        const Context ctx({.cache_dir = dir_});
+        const auto stored = ctx.state()->kernels->disk().read(name);
+        ASSERT_TRUE(stored);
+        ctx.state()->kernels->disk().write(name, std::vector<uint8_t>(stored->size(), 0x3f));
+        EXPECT_GT(forward_error(ctx, Plan(ctx, desc), 7), 1e-2);
+    }
+    {
+        std::fstream f(tables[0], std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        f.put('\x5a');
+    }
+    const Context ctx({.cache_dir = dir_});
+    EXPECT_LE(forward_error(ctx, Plan(ctx, desc), 7), 5e-7);
+    for (const auto& m : ctx.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 
 TEST_F(DiskCache, DisabledWritesNothing) {

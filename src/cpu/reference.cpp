@@ -65,17 +65,20 @@ void bluestein(std::vector<cld>& a) {
 }
 
 // Any length: powers of two directly, a composite n = p * m as p interleaved m-point
-// transforms combined by p-point DFTs (decimation in time, p the smallest prime factor), and
+// transforms combined by p-point DFTs (decimation in time, p the smallest odd prime factor), and
 // primes by the definition up to 64 points, else by Bluestein. roots[k * stride] = W_n^k: the
 // top level's table serves every level (made once; a table per level made Bluestein's 20480-point
 // spectrum of a 10007-point plan take 39 ms of sines and cosines).
 void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) {
     const size_t n = a.size();
     if (n <= 1) return;
-    if (std::has_single_bit(n)) return fft_pow2(a);
-    size_t p = 2;
-    while (p * p <= n && n % p != 0) ++p;
-    if (n % p != 0) return n <= 64 ? dft_direct(a, roots, stride) : bluestein(a);
+    // p: the smallest odd prime factor, so that the power-of-two part is left to fft_pow2.
+    const size_t odd = n >> std::countr_zero(n);
+    if (odd == 1) return fft_pow2(a);
+    size_t p = 3;
+    while (p * p <= odd && odd % p != 0) p += 2;
+    if (odd % p != 0) p = odd;
+    if (p == n) return n <= 64 ? dft_direct(a, roots, stride) : bluestein(a);
     const size_t m = n / p;
     std::vector<std::vector<cld>> sub(p, std::vector<cld>(m));
     for (size_t r = 0; r < p; ++r) {

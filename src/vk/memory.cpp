@@ -71,8 +71,7 @@ AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBu
     return out;
 }
 
-AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<long double>> values,
-                             Precision precision) {
+std::vector<uint8_t> table_bytes(std::span<const std::complex<long double>> values, Precision precision) {
     std::vector<uint8_t> bytes(std::max<size_t>(values.size() * complex_bytes(precision), 16), 0);
     for (size_t i = 0; i < values.size(); ++i) {
         if (precision == Precision::f32) {
@@ -83,11 +82,20 @@ AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<lon
             std::memcpy(bytes.data() + i * sizeof v, v, sizeof v);
         }
     }
+    return bytes;
+}
+
+AllocatedBuffer upload_table(Context::State& s, std::span<const uint8_t> bytes) {
     auto table = allocate_buffer(s, bytes.size(),
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                  MemoryKind::device_local);
     s.stager().upload(s, bytes.data(), bytes.size(), table.buffer.get(), 0);
     return table;
+}
+
+AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<long double>> values,
+                             Precision precision) {
+    return upload_table(s, table_bytes(values, precision));
 }
 
 void record_copy(VkCommandBuffer cmd, VkBuffer src, VkDeviceSize src_offset, VkBuffer dst,

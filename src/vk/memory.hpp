@@ -29,9 +29,13 @@ enum class MemoryKind {
 AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBufferUsageFlags usage,
                                 MemoryKind kind);
 
-// A device-local storage buffer holding `values` rounded to `precision` (a table of complex
-// factors the kernels read), uploaded through the context's staging (vk::Staging) before it
-// returns. At least 16 bytes: a binding needs a buffer even where no kernel reads an entry.
+// The bytes of a table of complex factors the kernels read: `values` rounded to `precision`, at
+// least 16 bytes (a binding needs a buffer even where no kernel reads an entry).
+std::vector<uint8_t> table_bytes(std::span<const std::complex<long double>> values, Precision precision);
+// A device-local storage buffer holding `bytes`, uploaded through the context's staging
+// (vk::Staging) before it returns.
+AllocatedBuffer upload_table(Context::State& s, std::span<const uint8_t> bytes);
+// upload_table(s, table_bytes(values, precision)).
 AllocatedBuffer upload_table(Context::State& s, std::span<const std::complex<long double>> values,
                              Precision precision);
 
