@@ -4,8 +4,8 @@
 //         compiled to SPIR-V (shaderc) and to the device's code (the driver), with an empty
 //         VkPipelineCache;
 //   warm: a fresh Context over the directory a cold plan of the same problem filled, so that the
-//         SPIR-V and the driver's pipeline cache come from disk (what a second run of a program
-//         sees). The GLSL is still generated, to find the cache entries.
+//         SPIR-V, the twiddle table and the driver's pipeline cache come from disk (what a second
+//         run of a program sees). The GLSL is still generated, to find the cache entries.
 // Contexts are made outside the timed interval. The drivers' own shader caches are turned off for
 // the process (Mesa's and NVIDIA's, unless the environment sets them), so that neither state hides
 // or adds a compile. One plan of another length runs first: the process's one-time start-up
