@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <random>
 
 #include "cpu/reference.hpp"
@@ -237,10 +238,13 @@ TEST_F(Api, PlanReportsItsShape) {
 }
 
 // The caller's validation messages, as an embedding program with its own debug messenger sees
-// them: twiddle's work on a wrapped device must raise none.
+// them: twiddle's work on a wrapped device must raise none. Plans compile their kernels on threads
+// of their own, so the callback may run on several threads at once.
 VKAPI_ATTR VkBool32 VKAPI_CALL collect_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
                                                VkDebugUtilsMessageTypeFlagsEXT,
                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    static std::mutex mutex;
+    const std::lock_guard lock(mutex);
     static_cast<std::vector<std::string>*>(user)->emplace_back(data && data->pMessage ? data->pMessage : "?");
     return VK_FALSE;
 }

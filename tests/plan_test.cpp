@@ -877,10 +877,10 @@ TEST(PlanExecutor, NormalizationModes) {
 }
 
 // The reference itself against the definition, summed term by term: the radix-2 path (64), the
-// mixed-radix path (15, 60), a small prime (61) and Bluestein (67, 2 * 67), every bin, both
-// directions.
+// mixed-radix path (15, 60), a small prime (61), Bluestein (67, 2 * 67) and small odd factors split
+// off ahead of it (3 * 67, 2 * 3 * 71), every bin, both directions.
 TEST(Reference, MatchesTheDefinition) {
-    for (size_t n : {64u, 15u, 60u, 61u, 67u, 134u})
+    for (size_t n : {64u, 15u, 60u, 61u, 67u, 134u, 201u, 426u})
         for (Direction d : {Direction::forward, Direction::inverse}) {
             const auto in = random_row(n, 9);
             const long double sign = d == Direction::forward ? -1 : 1;

@@ -27,7 +27,8 @@ struct ContextOptions {
     // messages (take_validation_messages()).
     // Unset: on when the TWIDDLE_VALIDATION environment variable is 1.
     std::optional<bool> validation;
-    // Keeps compiled kernels (SPIR-V) and the driver's pipeline cache on disk. Off: nothing is
+    // Keeps compiled kernels (SPIR-V), plans' twiddle tables and the driver's pipeline cache on
+    // disk. Off: nothing is
     // read or written. Unset: on, unless TWIDDLE_CACHE_DIR is "off".
     std::optional<bool> disk_cache;
     // Where the disk cache lives. Unset: TWIDDLE_CACHE_DIR, else $XDG_CACHE_HOME/twiddle, else

@@ -65,8 +65,9 @@ void bluestein(std::vector<cld>& a) {
 }
 
 // Any length: powers of two directly, a composite n = p * m as p interleaved m-point
-// transforms combined by p-point DFTs (decimation in time, p the smallest odd prime factor), and
-// primes by the definition up to 64 points, else by Bluestein. roots[k * stride] = W_n^k: the
+// transforms combined by p-point DFTs (decimation in time, p the smallest odd prime factor), primes
+// up to 64 points by the definition, and lengths whose smallest odd prime factor exceeds 64 by
+// Bluestein (combining by such a p would cost O(n p): 2 * 999983 points, say). roots[k * stride] = W_n^k: the
 // top level's table serves every level (made once; a table per level made Bluestein's 20480-point
 // spectrum of a 10007-point plan take 39 ms of sines and cosines).
 void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) {
@@ -78,7 +79,8 @@ void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) 
     size_t p = 3;
     while (p * p <= odd && odd % p != 0) p += 2;
     if (odd % p != 0) p = odd;
-    if (p == n) return n <= 64 ? dft_direct(a, roots, stride) : bluestein(a);
+    if (p > 64) return bluestein(a);
+    if (p == n) return dft_direct(a, roots, stride);
     const size_t m = n / p;
     std::vector<std::vector<cld>> sub(p, std::vector<cld>(m));
     for (size_t r = 0; r < p; ++r) {

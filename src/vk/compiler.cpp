@@ -12,8 +12,9 @@ std::vector<uint32_t> compile_compute(const std::string& source, const std::stri
     // One compiler for the process: shaderc compiles on one compiler from any number of threads,
     // and glslang sets up its built-in symbol tables again after the last compiler is released,
     // which took about 100 ms per kernel on the 2-core build machine (bench/RESULTS.md, thirtieth
-    // run).
-    static const shaderc::Compiler compiler;
+    // run). It is never destroyed: threads compiling while the process exits (a plan made by a
+    // static object's destructor, a detached caller) would otherwise find it gone.
+    static const shaderc::Compiler& compiler = *new shaderc::Compiler;
     shaderc::CompileOptions options;
     options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
     options.SetOptimizationLevel(shaderc_optimization_level_performance);

@@ -1,6 +1,7 @@
 // twiddle::Plan: a logical plan's kernels and twiddle table on a device, and the recording of its
 // passes with the buffers of one call.
 #include <algorithm>
+#include <cfloat>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -55,9 +56,13 @@ Placement check_in_out(const Context::State& s, const FftDesc& desc, const Buffe
 // tables stored it. Bluestein's and Rader's spectra are transforms the host computes in long
 // double: a 10007-point plan's took 13 ms on the build machine, most of a warm plan's time.
 std::vector<uint8_t> plan_table(const Context::State& s, const LogicalPlan& plan, Precision precision) {
+    // The key names what makes the values: the generator's version (the table's layout and the
+    // spectra's definitions), the host's long double, and every entry and spectrum.
     Hash128 key;
-    key.add("twiddle table 1");
-    key.add(&precision, sizeof precision);
+    key.add("twiddle table 1").add(codegen::kGeneratorVersion);
+    const int mantissa = LDBL_MANT_DIG;
+    const uint64_t counts[2] = {plan.twiddles.size(), plan.spectra.size()};
+    key.add(&mantissa, sizeof mantissa).add(counts, sizeof counts).add(&precision, sizeof precision);
     for (const TwiddleEntry& e : plan.twiddles) key.add(&e.exponent, 4).add(&e.period, 4);
     for (const LogicalPlan::SpectrumTable& t : plan.spectra)
         key.add(&t.n, 4).add(&t.m, 4).add(&t.offset, 4).add(&t.generator, 4);
@@ -105,11 +110,13 @@ Plan Plan::convolution(const Context& context, const FftDesc& desc, const Option
     return Plan(context, std::move(logical), product);
 }
 
-Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks)
+Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks_in)
     : impl_(std::make_unique<Impl>()) {
     Impl& p = *impl_;
     p.state = context.state();
-    const FftDesc& desc = logical.desc;
+    p.logical = std::move(logical);
+    const FftDesc& desc = p.logical.desc;
+    const FftCallbacks& callbacks = p.callbacks = callbacks_in;
     if (!callbacks.load.empty() && desc.transform() == Transform::r2c)
         throw Error(
             "FftCallbacks.load: the input of an r2c transform is real; callbacks take complex values");
@@ -125,32 +132,32 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
     if (callbacks.operand && precision_of(callbacks.operand_type) != desc.precision())
         throw Error("FftCallbacks.operand_type " + std::string(to_string(callbacks.operand_type)) +
                     " is not of the transform's precision, " + std::string(to_string(desc.precision())));
-    p.callbacks = callbacks;
-    p.logical = std::move(logical);
     const uint32_t push_bytes = static_cast<uint32_t>(codegen::pack_params(desc.precision(), {}).size());
     const uint32_t bindings = codegen::kPassBindings + (callbacks.operand ? 1 : 0);
     // Each pass's kernel is generated and compiled on a thread of its own (shaderc, then the
     // driver: together 50-400 ms a kernel on the H200's host when nothing is cached,
     // bench/RESULTS.md, thirtieth run), while this thread computes and uploads the twiddle table.
-    // The futures' destructors wait, so that a throw leaves no compile running.
+    // The futures' destructors wait, so that a throw leaves no compile running. With both launch
+    // policies, libstdc++ compiles on this thread when no thread can be started.
     std::vector<std::future<vk::ComputeKernel>> compiles;
     for (size_t i = 0; i < p.logical.passes.size(); ++i) {
         // A convolution plan's store callback is its product (the kernel's twiddle_middle), not a
         // callback of its last stores.
         const bool first = i == 0, last = i + 1 == p.logical.passes.size() && !p.logical.convolution;
-        compiles.push_back(std::async(std::launch::async, [&state = *p.state, &k = p.logical.passes[i].kernel,
-                                                           &callbacks, precision = desc.precision(), first,
-                                                           last, bindings, push_bytes] {
-            const std::string name =
-                k.kind == KernelKind::direct ? "direct-n" + std::to_string(k.length)
-                : k.kind == KernelKind::real
-                    ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
-                    : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
-                          std::to_string(k.span);
-            const std::string glsl =
-                codegen::fuse_callbacks(codegen::generate_pass_kernel(k), precision, callbacks, first, last);
-            return vk::ComputeKernel(state, glsl, name, bindings, push_bytes);
-        }));
+        compiles.push_back(std::async(
+            std::launch::async | std::launch::deferred,
+            [&state = *p.state, &k = p.logical.passes[i].kernel, &callbacks, precision = desc.precision(),
+             first, last, bindings, push_bytes] {
+                const std::string name =
+                    k.kind == KernelKind::direct ? "direct-n" + std::to_string(k.length)
+                    : k.kind == KernelKind::real
+                        ? "real-" + std::string(to_string(k.real_step)) + "-n" + std::to_string(k.length)
+                        : "pass-n" + std::to_string(k.length) + "-r" + std::to_string(k.radix) + "-s" +
+                              std::to_string(k.span);
+                const std::string glsl = codegen::fuse_callbacks(codegen::generate_pass_kernel(k), precision,
+                                                                 callbacks, first, last);
+                return vk::ComputeKernel(state, glsl, name, bindings, push_bytes);
+            }));
     }
     p.twiddles = vk::upload_table(*p.state, plan_table(*p.state, p.logical, desc.precision()));
     for (auto& c : compiles) p.kernels.push_back(c.get());
