@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@
 #include "twiddle/export.hpp"
 
 namespace twiddle {
+
+namespace dist::detail {
+class Copier;
+}
 
 class Graph;
 
@@ -51,7 +56,8 @@ public:
     // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller keeps `queue`
     // externally synchronized against twiddle's own submissions, which happen in Plan construction (twiddle
     // table upload), Plan::execute(), Buffer upload/download/fill, Context::submit() and
-    // dist::DistPlan::execute() (which takes no lock: see there); Plan::record() never submits. The options'
+    // dist::DistPlan::execute(), or submits through submit_commands(), which takes twiddle's lock;
+    // Plan::record() never submits. The options'
     // validation and kernel_statistics do not apply: they are properties of the caller's instance and device.
     static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
                         uint32_t queue_family, VkQueue queue, const ContextOptions& options = {});
@@ -78,6 +84,12 @@ public:
     // Records `record` into a one-time command buffer, submits it to the queue and waits.
     void submit(const std::function<void(VkCommandBuffer)>& record) const;
 
+    // Submits command buffers the caller recorded (in the executable state) to the queue under the
+    // lock that serializes twiddle's own submissions, and returns without waiting; `fence`, unless
+    // VK_NULL_HANDLE, is signalled when they are done. For a program that submits to a wrapped
+    // device's queue from several threads, twiddle's among them.
+    void submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence = VK_NULL_HANDLE) const;
+
     // Messages the validation layer reported since the last call (empty without validation).
     std::vector<std::string> take_validation_messages() const;
 
@@ -88,7 +100,8 @@ public:
     const std::shared_ptr<State>& state() const { return state_; }
 
 private:
-    friend class Graph;  // builds plans for its nodes on the context it was made with
+    friend class Graph;                 // builds plans for its nodes on the context it was made with
+    friend class dist::detail::Copier;  // submits the exchanges' copies on the context it was made with
     explicit Context(std::shared_ptr<State> state);
     std::shared_ptr<State> state_;
 };

@@ -176,8 +176,8 @@ public:
     // whose box is empty). Out of place, `in` is left as it was; `in` and `out` may be the same
     // buffer (large enough for both boxes). Throws twiddle::Error on every rank where any rank's
     // buffers are too small or any rank's step fails (each step is agreed, so none hangs).
-    // It submits the device's copies to the context's queue itself, outside the lock twiddle's
-    // other submissions take: no other thread may use the context while it runs.
+    // Its submissions take the context's queue lock, as twiddle's others do: other threads may use
+    // the context meanwhile (their work on the queue then runs between this plan's steps).
     void execute(const Buffer& in, Buffer& out, Direction direction) const;
 
     const DistTiming& last_timing() const;

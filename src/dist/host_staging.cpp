@@ -58,7 +58,7 @@ HostBuffer::HostBuffer(const Context& context, uint64_t bytes) : size_(bytes) {
 }
 
 Copier::Copier(const Context& context, uint32_t slots)
-    : device_(context.device()), queue_(context.queue()), pending_(slots, false) {
+    : context_(context.state()), device_(context.device()), pending_(slots, false) {
     uint32_t families = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &families, nullptr);
     std::vector<VkQueueFamilyProperties> family(families);
@@ -153,10 +153,7 @@ void Copier::submit(uint32_t slot, VkBuffer src, VkBuffer dst, std::span<const V
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
         1, &after, 0, nullptr, 0, nullptr);
     check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cmd;
-    check(vkQueueSubmit(queue_, 1, &submit, fences_[slot].get()), "vkQueueSubmit (staging copy)");
+    context_.submit_commands(std::span(&cmd, 1), fences_[slot].get());
     pending_[slot] = true;
 }
 

@@ -40,9 +40,10 @@ private:
 
 // Buffer-to-buffer copies on the context's queue, each slot a command buffer and a fence: submit()
 // returns once the copies are queued; wait() returns once the slot's last copies are done and
-// visible to the host and to later work on the queue. The queue is used from the calling thread
-// only, as Context::wrap asks of the caller. Destruction waits for every slot. Where the queue
-// has timestamps, each submission's copies are timed on the device.
+// visible to the host and to later work on the queue. Submissions go through the context's queue
+// lock (Context::submit_commands), so other threads may use the context meanwhile. Destruction
+// waits for every slot. Where the queue has timestamps, each submission's copies are timed on the
+// device.
 class Copier {
 public:
     Copier(const Context& context, uint32_t slots);
@@ -60,8 +61,8 @@ public:
     bool timed() const { return static_cast<bool>(queries_); }
 
 private:
+    Context context_;  // a handle sharing the caller's device and queue, kept while the copier lives
     VkDevice device_ = VK_NULL_HANDLE;
-    VkQueue queue_ = VK_NULL_HANDLE;
     vk::UniqueCommandPool pool_;
     std::vector<VkCommandBuffer> commands_;  // the pool's, freed with it
     std::vector<vk::UniqueFence> fences_;

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <mutex>
 #include <utility>
 
 #include "twiddle/context.hpp"
@@ -460,6 +462,16 @@ VkQueue Context::queue() const { return state_->queue; }
 uint32_t Context::queue_family() const { return state_->queue_family; }
 
 void Context::submit(const std::function<void(VkCommandBuffer)>& record) const { state_->submit(record); }
+
+void Context::submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence) const {
+    if (commands.size() > std::numeric_limits<uint32_t>::max())
+        throw Error("Context::submit_commands: more than 2^32 - 1 command buffers");
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = static_cast<uint32_t>(commands.size());
+    submit.pCommandBuffers = commands.data();
+    const std::lock_guard lock(state_->queue_mutex);
+    vk::check(vkQueueSubmit(state_->queue, 1, &submit, fence), "vkQueueSubmit");
+}
 
 std::vector<std::string> Context::take_validation_messages() const {
     std::lock_guard lock(state_->messages_mutex);
