@@ -53,12 +53,13 @@ public:
     // Wraps a device the caller created and keeps owning; twiddle destroys none of these
     // handles (destroying the context waits for the device to be idle). The instance must be
     // for Vulkan 1.1 or later, and the device must have been created with the extensions in
-    // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller keeps `queue`
-    // externally synchronized against twiddle's own submissions, which happen in Plan construction (twiddle
-    // table upload), Plan::execute(), Buffer upload/download/fill, Context::submit() and
-    // dist::DistPlan::execute(), or submits through submit_commands(), which takes twiddle's lock;
-    // Plan::record() never submits. The options'
-    // validation and kernel_statistics do not apply: they are properties of the caller's instance and device.
+    // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller either
+    // submits to `queue` through submit_commands(), which takes twiddle's queue lock, or keeps it
+    // externally synchronized against twiddle's own submissions: Plan construction (the twiddle table's
+    // upload), Plan::execute(), Buffer upload/download/fill, Context::submit(), CompiledGraph::execute(),
+    // sht::FourierStage's synthesize() and analyze(), and dist::DistPlan::execute(). Recording
+    // (Plan::record() and the like) never submits. The options' validation and kernel_statistics do
+    // not apply: they are properties of the caller's instance and device.
     static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
                         uint32_t queue_family, VkQueue queue, const ContextOptions& options = {});
 
@@ -81,7 +82,8 @@ public:
     VkQueue queue() const;
     uint32_t queue_family() const;
 
-    // Records `record` into a one-time command buffer, submits it to the queue and waits.
+    // Records `record` into a command buffer of the context's (kept for later submissions), submits it
+    // to the queue and waits.
     void submit(const std::function<void(VkCommandBuffer)>& record) const;
 
     // Submits command buffers the caller recorded (in the executable state) to the queue under the

@@ -177,7 +177,8 @@ public:
     // buffer (large enough for both boxes). Throws twiddle::Error on every rank where any rank's
     // buffers are too small or any rank's step fails (each step is agreed, so none hangs).
     // Its submissions take the context's queue lock, as twiddle's others do: other threads may use
-    // the context meanwhile (their work on the queue then runs between this plan's steps).
+    // the context meanwhile (their work on the queue then runs between this plan's steps, and
+    // last_timing().staging_wait counts what of it the copies waited for).
     void execute(const Buffer& in, Buffer& out, Direction direction) const;
 
     const DistTiming& last_timing() const;

@@ -70,15 +70,21 @@ void bluestein(std::vector<cld>& a) {
 // Bluestein (combining by such a p would cost O(n p): 2 * 999983 points, say). roots[k * stride] = W_n^k: the
 // top level's table serves every level (made once; a table per level made Bluestein's 20480-point
 // spectrum of a 10007-point plan take 39 ms of sines and cosines).
+// The smallest odd prime factor of n, so that the power-of-two part is left to fft_pow2; 1 for a
+// power of two.
+size_t smallest_odd_prime_factor(size_t n) {
+    const size_t odd = n >> std::countr_zero(n);
+    if (odd == 1) return 1;
+    size_t p = 3;
+    while (p * p <= odd && odd % p != 0) p += 2;
+    return odd % p == 0 ? p : odd;
+}
+
 void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) {
     const size_t n = a.size();
     if (n <= 1) return;
-    // p: the smallest odd prime factor, so that the power-of-two part is left to fft_pow2.
-    const size_t odd = n >> std::countr_zero(n);
-    if (odd == 1) return fft_pow2(a);
-    size_t p = 3;
-    while (p * p <= odd && odd % p != 0) p += 2;
-    if (odd % p != 0) p = odd;
+    const size_t p = smallest_odd_prime_factor(n);
+    if (p == 1) return fft_pow2(a);
     if (p > 64) return bluestein(a);
     if (p == n) return dft_direct(a, roots, stride);
     const size_t m = n / p;
@@ -99,6 +105,7 @@ void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) 
 void fft_any(std::vector<cld>& a) {
     const size_t n = a.size();
     if (n <= 1 || std::has_single_bit(n)) return fft_pow2(a);
+    if (smallest_odd_prime_factor(n) > 64) return bluestein(a);  // before making roots it would not use
     std::vector<cld> roots(n);
     for (size_t k = 0; k < n; ++k) roots[k] = unit_root(k, n);
     fft_any(a, roots, 1);

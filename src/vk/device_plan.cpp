@@ -56,10 +56,11 @@ Placement check_in_out(const Context::State& s, const FftDesc& desc, const Buffe
 // tables stored it. Bluestein's and Rader's spectra are transforms the host computes in long
 // double: a 10007-point plan's took 13 ms on the build machine, most of a warm plan's time.
 std::vector<uint8_t> plan_table(const Context::State& s, const LogicalPlan& plan, Precision precision) {
-    // The key names what makes the values: the generator's version (the table's layout and the
-    // spectra's definitions), the host's long double, and every entry and spectrum.
+    // The key names what makes the values: the version of the code that computes them (bump the
+    // number when cpu::table_values, the spectra's definitions or vk::table_bytes change), the
+    // host's long double, and every entry and spectrum.
     Hash128 key;
-    key.add("twiddle table 1").add(codegen::kGeneratorVersion);
+    key.add("twiddle table 2");
     const int mantissa = LDBL_MANT_DIG;
     const uint64_t counts[2] = {plan.twiddles.size(), plan.spectra.size()};
     key.add(&mantissa, sizeof mantissa).add(counts, sizeof counts).add(&precision, sizeof precision);
