@@ -305,16 +305,26 @@ TEST(Planner, OnePassWhereTheTransformFitsAWorkgroup) {
     EXPECT_EQ(plan(FftDesc(16384, 8), h200_caps()).passes[0].kernel.exchange_rounds, 4u);
     EXPECT_EQ(plan(FftDesc(32768, 8), h200_caps()).passes.size(), 2u);
     // Two passes, with 4-column tiles where wider ones do not fit, rather than three of 16
-    // (2^19, 2^20); not beyond.
+    // (2^19, 2^20); not beyond. Their last pass takes all of the shared memory, for tiles twice
+    // as wide.
     const LogicalPlan p19 = plan(FftDesc(1u << 19, 1), h200_caps());
     ASSERT_EQ(p19.passes.size(), 2u);
     EXPECT_EQ(p19.passes[0].kernel.radix, 1024u);
     EXPECT_EQ(p19.passes[0].kernel.columns_per_workgroup, 4u);
     EXPECT_EQ(p19.passes[1].kernel.radix, 512u);
-    EXPECT_EQ(p19.passes[1].kernel.columns_per_workgroup, 8u);
+    EXPECT_EQ(p19.passes[1].kernel.columns_per_workgroup, 16u);
     const LogicalPlan p20 = plan(FftDesc(1u << 20, 1), h200_caps());
     ASSERT_EQ(p20.passes.size(), 2u);
-    for (const Pass& pass : p20.passes) EXPECT_EQ(pass.kernel.columns_per_workgroup, 4u);
+    EXPECT_EQ(p20.passes[0].kernel.columns_per_workgroup, 4u);
+    EXPECT_LE(p20.passes[0].kernel.shared_bytes, h200_caps().max_shared_memory_bytes / 2);
+    EXPECT_EQ(p20.passes[1].kernel.columns_per_workgroup, 8u);
+    EXPECT_GT(p20.passes[1].kernel.shared_bytes, h200_caps().max_shared_memory_bytes / 2);
+    // Not in f64 (where it lost), nor under a caller's shared-memory limit.
+    for (const Pass& pass : plan(FftDesc(1u << 18, 1).with_precision(Precision::f64), h200_caps()).passes)
+        EXPECT_LE(pass.kernel.shared_bytes, h200_caps().max_shared_memory_bytes / 2);
+    for (const Pass& pass :
+         plan(FftDesc(1u << 20, 1), h200_caps(), Options{.max_shared_memory = 24576}).passes)
+        EXPECT_LE(pass.kernel.shared_bytes, 24576u);
     EXPECT_EQ(plan(FftDesc(1u << 21, 1), h200_caps()).passes.size(), 3u);
     EXPECT_EQ(plan(FftDesc(1u << 20, 1), h200_caps(), Options{.columns_per_workgroup = 16}).passes.size(),
               3u);
@@ -716,9 +726,9 @@ TEST(Planner, RealPlans) {
     const LogicalPlan big = plan(FftDesc::r2c(1 << 20, 8), h200_caps());
     EXPECT_EQ(big.summary(), "r2c 1048576 = half 524288 = (32 x 32) x (16 x 32) with split in 2 passes");
     EXPECT_TRUE(big.passes.back().kernel.split_store);
-    // Its tiles take 32 columns where they fit (not here: 32 x 512 points), as at 65536, whose
-    // first pass keeps 16.
-    EXPECT_EQ(big.passes.back().kernel.columns_per_workgroup, 8u);
+    // Its tiles take 32 columns where they fit (not here: 32 x 512 points; 16 with all of the
+    // shared memory, the last of two narrow passes), as at 65536, whose first pass keeps 16.
+    EXPECT_EQ(big.passes.back().kernel.columns_per_workgroup, 16u);
     const LogicalPlan r65536 = plan(FftDesc::r2c(65536, 8), h200_caps());
     ASSERT_EQ(r65536.passes.size(), 2u);
     EXPECT_EQ(r65536.passes[0].kernel.columns_per_workgroup, 16u);
@@ -730,8 +740,11 @@ TEST(Planner, RealPlans) {
         plan(FftDesc::guru({{65536, 1, 64}}, {{64, 65536, 1}}, Transform::r2c), h200_caps());
     EXPECT_EQ(m_major.passes.back().kernel.kind, KernelKind::real);
     EXPECT_TRUE(m_major.passes.front().kernel.vectorized);
-    // Not where the last pass's tiles would have fewer than 8 columns (2^21: 4).
+    // 2^21: the last pass's 8 columns (in all of the shared memory) take split; not where its
+    // tiles would have fewer than 8 columns (4 within half of the shared memory).
     EXPECT_EQ(plan(FftDesc::r2c(1 << 21, 2), h200_caps()).summary(),
+              "r2c 2097152 = half 1048576 = (32 x 32) x (32 x 32) with split in 2 passes");
+    EXPECT_EQ(plan(FftDesc::r2c(1 << 21, 2), h200_caps(), Options{.max_shared_memory = 24576}).summary(),
               "r2c 2097152 = half 1048576 = (32 x 32) x (32 x 32), split in 3 passes");
     EXPECT_EQ(big.scratch_bytes(Placement::out_of_place),
               plan(FftDesc(1 << 19, 8), h200_caps()).scratch_bytes(Placement::out_of_place));

@@ -493,6 +493,8 @@ struct PassChoice {
     Options kernel_options;
     Allow allow;
     bool all_shared = false;  // the one pass takes all of the shared memory by default
+    // The last pass takes all of the shared memory by default, for wider tiles than the others'.
+    bool last_all_shared = false;
 };
 
 // One pass of strided transforms taken side by side (PassKernel::vectorized), if one fits: the
@@ -533,6 +535,7 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
     Options kernel_options = options;
     Allow allow;
     bool all_shared = false;  // the one pass takes all of the shared memory by default
+    bool last_all_shared = false;
     uint32_t one_pass = vectorized ? 1 : cap(longest_pass(caps, options, precision, true));
     if (n > one_pass && options.max_shared_memory == 0 && !vectorized) {
         Options full = options;
@@ -567,6 +570,9 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
         if (longest >= 2 && passes_of(longest) == 2) {
             allow.narrow_tiles = true;
             per_pass = longest;
+            // f32 only: in f64 the last pass lost with all of the shared memory (H200, 2^17 1697
+            // GB/s against 1762, 2^18 1534 against 1625).
+            last_all_shared = options.max_shared_memory == 0 && precision == Precision::f32;
         }
     }
 
@@ -581,7 +587,7 @@ PassChoice pow2_passes(uint64_t n, const DeviceCaps& caps, const Options& option
             radices.push_back(1u << (bits / count + (i < bits % count ? 1 : 0)));
     }
 
-    return PassChoice{radices, kernel_options, allow, all_shared};
+    return PassChoice{radices, kernel_options, allow, all_shared, last_all_shared};
 }
 
 // One pass of r points (not a power of two), if it fits: strided transforms side by side, or
@@ -823,9 +829,15 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
         apply_layout(k, layout);
         if (fuse) fuse(k, out.size(), radices.size());
         Allow allow = choice.allow;
-        allow.wide_last_tiles =
-            extra.wide_last_tiles && radices.size() > 1 && out.size() + 1 == radices.size();
-        if (!fit_kernel(k, caps, choice.kernel_options, allow))
+        const bool last = radices.size() > 1 && out.size() + 1 == radices.size();
+        allow.wide_last_tiles = extra.wide_last_tiles && last;
+        // The last of two passes of narrow tiles takes all of the shared memory, for wider tiles:
+        // it reads and writes runs of a tile's columns, where the first pass writes whole
+        // columns (H200, 2^20: that pass 0.344 ms with 8 columns in 48 KiB against 0.406 with 4
+        // in 24 KiB, while the first pass lost with 8: 0.396 against 0.353).
+        Options kernel_options = choice.kernel_options;
+        if (last && choice.last_all_shared) kernel_options.max_shared_memory = caps.max_shared_memory_bytes;
+        if (!fit_kernel(k, caps, kernel_options, allow))
             throw UnsupportedError("no kernel of radix " + std::to_string(radix) +
                                    " fits the device's limits");
         for (Stage& s : k.stages)
