@@ -64,12 +64,6 @@ void bluestein(std::vector<cld>& a) {
     for (uint64_t k = 0; k < n; ++k) a[k] = std::conj(x[k]) * chirp[k] / static_cast<long double>(m);
 }
 
-// Any length: powers of two directly, a composite n = p * m as p interleaved m-point
-// transforms combined by p-point DFTs (decimation in time, p the smallest odd prime factor), primes
-// up to 64 points by the definition, and lengths whose smallest odd prime factor exceeds 64 by
-// Bluestein (combining by such a p would cost O(n p): 2 * 999983 points, say). roots[k * stride] = W_n^k: the
-// top level's table serves every level (made once; a table per level made Bluestein's 20480-point
-// spectrum of a 10007-point plan take 39 ms of sines and cosines).
 // The smallest odd prime factor of n, so that the power-of-two part is left to fft_pow2; 1 for a
 // power of two.
 size_t smallest_odd_prime_factor(size_t n) {
@@ -80,6 +74,13 @@ size_t smallest_odd_prime_factor(size_t n) {
     return odd % p == 0 ? p : odd;
 }
 
+// Any length: powers of two directly, a composite n = p * m as p interleaved m-point
+// transforms combined by p-point DFTs (decimation in time, p the smallest odd prime factor), primes
+// up to 64 points by the definition, and lengths whose smallest odd prime factor exceeds 64 by
+// Bluestein (combining by such a p would cost O(n p): 2 * 999983 points, say).
+// roots[k * stride] = W_n^k: the top level's table serves every level (made once; a table per
+// level made Bluestein's 20480-point spectrum of a 10007-point plan take 39 ms of sines and
+// cosines).
 void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) {
     const size_t n = a.size();
     if (n <= 1) return;
