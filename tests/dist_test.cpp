@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -265,21 +264,14 @@ TEST_F(Dist, LocalTransformsInPieces) {
 TEST_F(Dist, ExecutesWhileAnotherThreadSubmits) {
     const int P = ranks_of();
     Buffer other(device(), 1 << 16);
-    std::atomic<bool> done{false};
-    struct Stop {
-        std::atomic<bool>& done;
-        ~Stop() { done = true; }
-    };
-    const std::jthread filler([&] {
+    // The jthread's destructor asks it to stop and joins it, also when a case throws.
+    const std::jthread filler([&](std::stop_token stop) {
         try {
-            for (uint32_t i = 0; !done; ++i) other.fill(i);
+            for (uint32_t i = 0; !stop.stop_requested(); ++i) other.fill(i);
         } catch (const std::exception& e) {
             ADD_FAILURE() << "filler: " << e.what();
         }
     });
-    // Declared after the filler, so destroyed before it: it ends the loop that the filler's join
-    // (in its destructor) waits for, also when a case throws.
-    const Stop stop{done};
     for (const Case& c : {Case{{8, 6, 5}, Transform::c2c, Decomposition::slab, OutputLayout::natural},
                           Case{{6, 5, 7}, Transform::c2c, Decomposition::pencil, OutputLayout::transposed},
                           Case{{6, 8, 9}, Transform::r2c, Decomposition::slab, OutputLayout::natural}}) {
