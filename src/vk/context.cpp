@@ -347,13 +347,7 @@ Context::State::Submission Context::State::submit_async(const std::function<void
     record(r->cmd);
     vk::check(vkEndCommandBuffer(r->cmd), "vkEndCommandBuffer");
 
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &r->cmd;
-    {
-        std::lock_guard lock(queue_mutex);
-        vk::check(vkQueueSubmit(queue, 1, &submit, r->fence.get()), "vkQueueSubmit");
-    }
+    submit_locked(std::span(&r->cmd, 1), r->fence.get());
     Submission out;
     out.state_ = this;
     out.recorder_ = std::move(r);
@@ -362,6 +356,14 @@ Context::State::Submission Context::State::submit_async(const std::function<void
 
 void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) {
     submit_async(record).wait();
+}
+
+void Context::State::submit_locked(std::span<const VkCommandBuffer> commands, VkFence fence) {
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = static_cast<uint32_t>(commands.size());
+    submit.pCommandBuffers = commands.data();
+    const std::lock_guard lock(queue_mutex);
+    vk::check(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit");
 }
 
 Context::Context(std::shared_ptr<State> state) : state_(std::move(state)) {}
@@ -466,11 +468,7 @@ void Context::submit(const std::function<void(VkCommandBuffer)>& record) const {
 void Context::submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence) const {
     if (commands.size() > std::numeric_limits<uint32_t>::max())
         throw Error("Context::submit_commands: more than 2^32 - 1 command buffers");
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = static_cast<uint32_t>(commands.size());
-    submit.pCommandBuffers = commands.data();
-    const std::lock_guard lock(state_->queue_mutex);
-    vk::check(vkQueueSubmit(state_->queue, 1, &submit, fence), "vkQueueSubmit");
+    state_->submit_locked(commands, fence);
 }
 
 std::vector<std::string> Context::take_validation_messages() const {
