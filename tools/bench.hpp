@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "twiddle/twiddle.hpp"
+#include "warm_up.hpp"
 
 namespace twiddle::cli {
 
@@ -23,7 +24,7 @@ struct BenchArgs {
     std::vector<uint64_t> lengths;    // overrides the sweep
     std::vector<std::string> shapes;  // multi-dimensional cases, transformed over every axis
     uint32_t reps = 20;
-    double warm_up = 1.0;  // seconds of back-to-back runs before each timing
+    double warm_up = 1.0;  // seconds of back-to-back runs before each timing (at least; see --warmup)
     double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
     bool f64 = false;
     bool real = false;  // r2c (numpy rfftn over every axis) instead of complex transforms
@@ -58,7 +59,8 @@ void run_bench_mpi(const BenchArgs& args);
 double median(std::vector<double> v);
 
 // Times `record` reps times in one submission, with a barrier before each interval, after
-// `warm_up` seconds of back-to-back runs, and returns the median milliseconds.
+// `warm_up` seconds of back-to-back runs and until their speed is steady (at most 2 x `warm_up`),
+// and returns the median milliseconds.
 double time_median(const Context& ctx, uint32_t reps, double warm_up,
                    const std::function<void(VkCommandBuffer)>& record);
 

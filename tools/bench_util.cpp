@@ -17,43 +17,20 @@ namespace twiddle::cli {
 
 namespace {
 
-// Runs `record` back to back for at least `seconds` of wall time, and then until it runs at a
-// steady speed. GPUs lower their clocks while the host works between cases (compiling the next
-// case's kernels) and raise them again only under sustained load: without a warm-up the first
-// case of a sweep ran at full clock and the rest several times slower. A fixed warm-up was not
-// enough: on the H200 the clock fell to 420-540 MHz within a second of idling and took about
-// half a second to climb back to 1980, so after 0.3 s warm-ups a case timed now and then at a
-// third of its speed (bench/RESULTS.md, thirty-second run). So the warm-up also waits until two
-// successive batches of at least kSteadyBatch seconds each take the same time per run, within
-// kSteadyTolerance, for at most `seconds` more. No warm-up at all for `seconds` 0.
+// Runs `record` back to back as WarmUp says, timing each batch by the wall clock.
 void warm_up_for(const Context& ctx, double seconds, const std::function<void(VkCommandBuffer)>& record) {
-    if (seconds <= 0) return;
-    constexpr double kSteadyBatch = 0.02, kSteadyTolerance = 0.02;
     using clock = std::chrono::steady_clock;
     auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     const auto start = clock::now();
-    uint32_t batch = 1;
-    double last_per_run = 0;  // of the last batch as long as kSteadyBatch, at the current size
-    while (true) {
+    for (WarmUp w(seconds); w.running();) {
         const auto t0 = clock::now();
         ctx.submit([&](VkCommandBuffer cmd) {
-            for (uint32_t i = 0; i < batch; ++i) {
+            for (uint32_t i = 0; i < w.batch(); ++i) {
                 vk::record_full_barrier(cmd);
                 record(cmd);
             }
         });
-        const double took = since(t0), elapsed = since(start);
-        if (took < kSteadyBatch && batch < 4096) {
-            batch *= 2;
-            last_per_run = 0;
-        } else {
-            const double per_run = took / batch;
-            const bool steady =
-                last_per_run > 0 && std::abs(per_run - last_per_run) <= kSteadyTolerance * last_per_run;
-            if (elapsed >= seconds && steady) return;
-            last_per_run = per_run;
-        }
-        if (elapsed >= 2 * seconds) return;
+        w.ran(since(t0), since(start));
     }
 }
 

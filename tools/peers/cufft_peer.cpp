@@ -139,8 +139,8 @@ public:
               "cudaMemcpy");
     }
 
-    // Runs back to back for `warm_up` seconds (events bracketing each batch of runs), then `reps`
-    // runs each between its own pair of events on the default stream.
+    // Runs back to back as WarmUp says for `warm_up` (events bracketing each batch of runs), then
+    // `reps` runs each between its own pair of events on the default stream.
     double time_ms(uint32_t reps, double warm_up) override {
         while (events_.size() < 2 * size_t(reps)) {
             cudaEvent_t e = nullptr;
@@ -148,14 +148,15 @@ public:
             events_.push_back(e);
         }
         double spent = 0;
-        for (uint32_t batch = 1; spent < warm_up * 1e3; batch = std::min<uint32_t>(2 * batch, 4096)) {
+        for (WarmUp w(warm_up); w.running();) {
             check(cuda_.EventRecord(events_[0], nullptr), "cudaEventRecord");
-            for (uint32_t i = 0; i < batch; ++i) exec_();
+            for (uint32_t i = 0; i < w.batch(); ++i) exec_();
             check(cuda_.EventRecord(events_[1], nullptr), "cudaEventRecord");
             check(cuda_.EventSynchronize(events_[1]), "cudaEventSynchronize");
             float ms = 0;
             check(cuda_.EventElapsedTime(&ms, events_[0], events_[1]), "cudaEventElapsedTime");
-            spent += ms + 0.01;  // at least a little per batch, so that the loop ends
+            spent += ms * 1e-3 + 1e-5;  // at least a little per batch, so that the loop ends
+            w.ran(ms * 1e-3, spent);
         }
         for (uint32_t r = 0; r < reps; ++r) {
             check(cuda_.EventRecord(events_[2 * r], nullptr), "cudaEventRecord");
