@@ -492,9 +492,10 @@ void add_bench_command(CLI::App& app) {
                     "multiply node")
         ->delimiter(',')
         ->check(parsed_by(parse_shape));
-    cmd->add_option("--warmup", a->warm_up,
-                    "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
-                    "until two batches run at the same speed, for at most as long again")
+    cmd->add_option(
+           "--warmup", a->warm_up,
+           "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
+           "until two batches run at the same speed, for at most as long again")
         ->check(CLI::Range(0.0, 60.0));
     cmd->add_flag(
         "--compare", a->compare,
