@@ -32,11 +32,12 @@
 // (std::mt19937 seeded with N, the product of the shape, uniform floats in [-1, 1), real then
 // imaginary, in memory order), so errors compare.
 //
-// Timing: executions back to back for --warmup seconds (default 1, as `twiddle bench --warmup`; at
-// least 3 executions), then `reps` executions each bracketed by its own pair of CUDA events on one
-// stream; the median is reported. The H200's clocks drop under sustained load, so comparisons take
-// equal warm-ups. GB/s = (bytes read + bytes written) / median time
-// = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of 2^total * 8 bytes,
+// Timing: executions back to back for at least --warmup seconds and until their speed is steady
+// (default 1; the rule of `twiddle bench --warmup`, tools/warm_up.hpp; at least 3 executions),
+// then `reps` executions each bracketed by its own pair of CUDA events on one stream; the median
+// is reported. The H200's clocks drop while it idles between cases and, earlier runs saw, under
+// sustained load, so comparisons take equal warm-ups. GB/s = (bytes read + bytes written) /
+// median time = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of 2^total * 8 bytes,
 // timed the same way, is the "copy" yardstick.
 //
 // Accuracy: relative L2 error ||out - ref|| / ||ref|| over the WHOLE batch, where ref is a cuFFT
@@ -99,6 +100,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include "warm_up.hpp"  // twiddle bench's warm-up rule (tools/)
 
 namespace {
 
@@ -244,8 +247,9 @@ void usage(FILE* f) {
         "  --total LOG2   values per case = 2^LOG2 (complex; real with --r2c), batch = max(1, 2^LOG2 / N)\n"
         "                 (default 26)\n"
         "  --reps R       timed executions per case, median reported (default 20)\n"
-        "  --warmup S     seconds of executions back to back before each timing, at least 3 executions\n"
-        "                 (default 1, as twiddle bench)\n"
+        "  --warmup S     seconds of executions back to back before each timing, then on until their\n"
+        "                 speed is steady (at most as long again); at least 3 executions (default 1,\n"
+        "                 as twiddle bench)\n"
         "  --out FILE     also write the results as CSV\n"
         "  --cases LIST   comma-separated 1D lengths N, e.g. 100,1000,1536,4095,10007\n"
         "  --shapes LIST  comma-separated C-order shapes transformed over all axes, e.g.\n"
@@ -443,9 +447,10 @@ std::string version_string(int v) {  // CUDA encodes versions as 1000 * major + 
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-// Times `t.reps` executions of `launch` on `stream` after the warm-up (back to back for t.warmup_s
-// seconds, in batches doubling up to 4096, each batch between two events; at least kMinWarmup
-// executions), each execution between its own pair of events, and returns the median milliseconds.
+// Times `t.reps` executions of `launch` on `stream` after the warm-up (kMinWarmup executions, then
+// batches back to back, each between two events, as twiddle bench's WarmUp says for t.warmup_s
+// seconds: tools/warm_up.hpp), each execution between its own pair of events, and returns the
+// median milliseconds.
 // The timed executions are queued back to back and the stream is synchronised once at the end.
 template <typename Launch>
 double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
@@ -455,15 +460,16 @@ double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
     cudaEvent_t begin, end;
     CUDA_CHECK(cudaEventCreate(&begin));
     CUDA_CHECK(cudaEventCreate(&end));
-    double spent_ms = 0;
-    for (unsigned batch = 1; spent_ms < t.warmup_s * 1e3; batch = std::min(2 * batch, 4096u)) {
+    double spent_s = 0;
+    for (twiddle::cli::WarmUp w(t.warmup_s); w.running();) {
         CUDA_CHECK(cudaEventRecord(begin, stream));
-        for (unsigned b = 0; b < batch; ++b) launch();
+        for (unsigned b = 0; b < w.batch(); ++b) launch();
         CUDA_CHECK(cudaEventRecord(end, stream));
         CUDA_CHECK(cudaEventSynchronize(end));
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
-        spent_ms += ms;
+        spent_s += ms * 1e-3 + 1e-5;  // at least a little per batch, so that the loop ends
+        w.ran(ms * 1e-3, spent_s);
     }
     CUDA_CHECK(cudaEventDestroy(begin));
     CUDA_CHECK(cudaEventDestroy(end));
