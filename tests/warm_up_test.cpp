@@ -1,11 +1,12 @@
-// The benchmarks' warm-up rule (tools/warm_up.hpp), driven with made-up batch timings.
+// The warm-up rule of the tuner and the benchmarks (src/vk/warm_up.hpp), driven with made-up
+// batch timings.
 #include <gtest/gtest.h>
 
 #include <functional>
 
-#include "warm_up.hpp"
+#include "vk/warm_up.hpp"
 
-namespace twiddle::cli {
+namespace twiddle::vk {
 namespace {
 
 // Runs a warm-up of `seconds` against a device whose run takes `per_run(elapsed)` seconds;
@@ -66,4 +67,4 @@ TEST(WarmUp, LastsAtMostTwiceItsSeconds) {
 }
 
 }  // namespace
-}  // namespace twiddle::cli
+}  // namespace twiddle::vk

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "twiddle/twiddle.hpp"
-#include "warm_up.hpp"
+#include "vk/warm_up.hpp"
 
 namespace twiddle::cli {
 

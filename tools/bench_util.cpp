@@ -22,7 +22,7 @@ void warm_up_for(const Context& ctx, double seconds, const std::function<void(Vk
     using clock = std::chrono::steady_clock;
     auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     const auto start = clock::now();
-    for (WarmUp w(seconds); w.running();) {
+    for (vk::WarmUp w(seconds); w.running();) {
         const auto t0 = clock::now();
         ctx.submit([&](VkCommandBuffer cmd) {
             for (uint32_t i = 0; i < w.batch(); ++i) {

@@ -19,6 +19,6 @@ set -x
     -gencode arch=compute_90,code=sm_90 \
     -gencode arch=compute_90,code=compute_90 \
     -Xcompiler -Wall,-Wextra \
-    -I"$here/../../tools" \
+    -I"$here/../../src" \
     -o "$outdir/cufft_bench" "$here/cufft_bench.cu" \
     -lcufft -Xlinker -rpath -Xlinker "$rpath"

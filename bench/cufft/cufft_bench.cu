@@ -33,7 +33,7 @@
 // imaginary, in memory order), so errors compare.
 //
 // Timing: executions back to back for at least --warmup seconds and until their speed is steady
-// (default 1; the rule of `twiddle bench --warmup`, tools/warm_up.hpp; at least 3 executions),
+// (default 1; the rule of `twiddle bench --warmup`, src/vk/warm_up.hpp; at least 3 executions),
 // then `reps` executions each bracketed by its own pair of CUDA events on one stream; the median
 // is reported. The H200's clocks drop while it idles between cases and, earlier runs saw, under
 // sustained load, so comparisons take equal warm-ups. GB/s = (bytes read + bytes written) /
@@ -101,7 +101,7 @@
 #include <string>
 #include <vector>
 
-#include "warm_up.hpp"  // twiddle bench's warm-up rule (tools/)
+#include "vk/warm_up.hpp"  // twiddle's warm-up rule (src/)
 
 namespace {
 
@@ -449,7 +449,7 @@ std::string version_string(int v) {  // CUDA encodes versions as 1000 * major + 
 
 // Times `t.reps` executions of `launch` on `stream` after the warm-up (kMinWarmup executions, then
 // batches back to back, each between two events, as twiddle bench's WarmUp says for t.warmup_s
-// seconds: tools/warm_up.hpp), each execution between its own pair of events, and returns the
+// seconds: src/vk/warm_up.hpp), each execution between its own pair of events, and returns the
 // median milliseconds.
 // The timed executions are queued back to back and the stream is synchronised once at the end.
 template <typename Launch>
@@ -461,7 +461,7 @@ double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
     CUDA_CHECK(cudaEventCreate(&begin));
     CUDA_CHECK(cudaEventCreate(&end));
     double spent_s = 0;
-    for (twiddle::cli::WarmUp w(t.warmup_s); w.running();) {
+    for (twiddle::vk::WarmUp w(t.warmup_s); w.running();) {
         CUDA_CHECK(cudaEventRecord(begin, stream));
         for (unsigned b = 0; b < w.batch(); ++b) launch();
         CUDA_CHECK(cudaEventRecord(end, stream));

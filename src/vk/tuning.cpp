@@ -17,6 +17,7 @@
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
 #include "vk/tuning.hpp"
+#include "vk/warm_up.hpp"
 
 namespace twiddle {
 
@@ -226,8 +227,8 @@ bool same_plan(const LogicalPlan& a, const LogicalPlan& b) {
         [](const Pass& x, const Pass& y) { return x.kernel == y.kernel && x.workgroups == y.workgroups; });
 }
 
-// Seconds of back-to-back runs before each timing; rounds of the winner against the defaults;
-// how much faster the winner must be to replace them.
+// Seconds of back-to-back runs before each timing (at least: vk::WarmUp); rounds of the winner against the
+// defaults; how much faster the winner must be to replace them.
 constexpr double kWarmUpSeconds = 0.3;
 constexpr int kConfirmRounds = 3;
 constexpr double kMargin = 0.02;
@@ -321,7 +322,7 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
     Buffer scratch(context, scratch_bytes);
 
     // Milliseconds per transform of a plan: the median of reps, timed after a warm-up (clocks rise
-    // under sustained load only).
+    // under sustained load only; vk::WarmUp waits for a steady speed).
     auto time_plan = [&](const Plan& p, const LogicalPlan& lp) {
         auto record = [&](VkCommandBuffer cmd) {
             p.record(cmd, in.view(), out.view(),
@@ -329,14 +330,20 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
                      Direction::forward);
         };
         using clock = std::chrono::steady_clock;
+        auto since = [](clock::time_point t) {
+            return std::chrono::duration<double>(clock::now() - t).count();
+        };
         const auto start = clock::now();
-        while (std::chrono::duration<double>(clock::now() - start).count() < kWarmUpSeconds)
+        for (vk::WarmUp w(kWarmUpSeconds); w.running();) {
+            const auto t0 = clock::now();
             context.submit([&](VkCommandBuffer cmd) {
-                for (int i = 0; i < 8; ++i) {
+                for (uint32_t i = 0; i < w.batch(); ++i) {
                     vk::record_full_barrier(cmd);
                     record(cmd);
                 }
             });
+            w.ran(since(t0), since(start));
+        }
         GpuTimer timer(context, options.reps);
         context.submit([&](VkCommandBuffer cmd) {
             timer.reset(cmd);

@@ -148,7 +148,7 @@ public:
             events_.push_back(e);
         }
         double spent = 0;
-        for (WarmUp w(warm_up); w.running();) {
+        for (vk::WarmUp w(warm_up); w.running();) {
             check(cuda_.EventRecord(events_[0], nullptr), "cudaEventRecord");
             for (uint32_t i = 0; i < w.batch(); ++i) exec_();
             check(cuda_.EventRecord(events_[1], nullptr), "cudaEventRecord");

@@ -1,10 +1,11 @@
-// The benchmarks' warm-up rule, apart so that unit tests can drive it with made-up timings.
+// The warm-up before a timing, for the tuner (vk/tuning.cpp) and the benchmarks (tools/, and
+// bench/cufft), apart so that unit tests can drive it with made-up timings. No Vulkan in here.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
-namespace twiddle::cli {
+namespace twiddle::vk {
 
 // A warm-up's batches: back-to-back runs for at least `seconds`, then on until two batches of at
 // least 20 ms run at the same speed per run (within 2%), for at most `seconds` more; none for 0
@@ -45,4 +46,4 @@ inline void WarmUp::ran(double batch_seconds, double elapsed_seconds) {
     if (elapsed_seconds >= 2 * seconds_) running_ = false;
 }
 
-}  // namespace twiddle::cli
+}  // namespace twiddle::vk
