@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "twiddle/twiddle.hpp"
-#include "vk/warm_up.hpp"
 
 namespace twiddle::cli {
 

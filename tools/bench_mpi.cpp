@@ -18,6 +18,7 @@
 #include "fft_command.hpp"
 #include "shape_args.hpp"
 #include "twiddle/dist.hpp"
+#include "vk/warm_up.hpp"
 
 namespace twiddle::cli {
 
@@ -96,13 +97,24 @@ MpiRow run_shape(MPI_Comm comm, const Context& ctx, const std::vector<uint64_t>&
     Buffer in(ctx, bytes), out(ctx, std::max<uint64_t>(plan.out_bytes(), 16)), back(ctx, bytes);
     if (!x.empty()) in.upload(x.data(), plan.in_bytes());
 
-    // Warm-up: executions until rank 0 has spent --warmup seconds on them (at least one), so that
-    // the GPUs' clocks have risen as in time_median's warm-up; rank 0 decides for every rank.
+    // Warm-up: one execution, then batches of them as rank 0's vk::WarmUp says (as in
+    // time_median's warm-up), so that the GPUs' clocks have risen; rank 0 decides for every rank
+    // whether to go on and how many executions the next batch takes.
+    plan.execute(in, out, Direction::forward);
+    vk::WarmUp warm(args.warm_up);
     const double warm_start = MPI_Wtime();
-    for (int more = 1; more;) {
-        plan.execute(in, out, Direction::forward);
-        more = MPI_Wtime() - warm_start < args.warm_up;
-        MPI_Bcast(&more, 1, MPI_INT, 0, comm);
+    int step[2] = {warm.running() ? 1 : 0, static_cast<int>(warm.batch())};
+    MPI_Bcast(step, 2, MPI_INT, 0, comm);
+    while (step[0]) {
+        const double t0 = MPI_Wtime();
+        for (int i = 0; i < step[1]; ++i) plan.execute(in, out, Direction::forward);
+        if (me == 0) {
+            const double now = MPI_Wtime();
+            warm.ran(now - t0, now - warm_start);
+            step[0] = warm.running() ? 1 : 0;
+            step[1] = static_cast<int>(warm.batch());
+        }
+        MPI_Bcast(step, 2, MPI_INT, 0, comm);
     }
     std::vector<double> total, local, staging, waiting, alltoall;
     for (uint32_t r = 0; r < args.reps; ++r) {

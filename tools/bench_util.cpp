@@ -1,6 +1,4 @@
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -12,29 +10,9 @@
 #include "vk/compute_kernel.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
+#include "vk/tuning.hpp"
 
 namespace twiddle::cli {
-
-namespace {
-
-// Runs `record` back to back as WarmUp says, timing each batch by the wall clock.
-void warm_up_for(const Context& ctx, double seconds, const std::function<void(VkCommandBuffer)>& record) {
-    using clock = std::chrono::steady_clock;
-    auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
-    const auto start = clock::now();
-    for (vk::WarmUp w(seconds); w.running();) {
-        const auto t0 = clock::now();
-        ctx.submit([&](VkCommandBuffer cmd) {
-            for (uint32_t i = 0; i < w.batch(); ++i) {
-                vk::record_full_barrier(cmd);
-                record(cmd);
-            }
-        });
-        w.ran(since(t0), since(start));
-    }
-}
-
-}  // namespace
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -44,7 +22,7 @@ double median(std::vector<double> v) {
 
 double time_median(const Context& ctx, uint32_t reps, double warm_up,
                    const std::function<void(VkCommandBuffer)>& record) {
-    warm_up_for(ctx, warm_up, record);
+    vk::warm_up(ctx, warm_up, record);
     GpuTimer timer(ctx, reps);
     ctx.submit([&](VkCommandBuffer cmd) {
         timer.reset(cmd);

@@ -347,7 +347,7 @@ Context::State::Submission Context::State::submit_async(const std::function<void
     record(r->cmd);
     vk::check(vkEndCommandBuffer(r->cmd), "vkEndCommandBuffer");
 
-    submit_locked(std::span(&r->cmd, 1), r->fence.get());
+    queue_submit(std::span(&r->cmd, 1), r->fence.get());
     Submission out;
     out.state_ = this;
     out.recorder_ = std::move(r);
@@ -358,7 +358,7 @@ void Context::State::submit(const std::function<void(VkCommandBuffer)>& record) 
     submit_async(record).wait();
 }
 
-void Context::State::submit_locked(std::span<const VkCommandBuffer> commands, VkFence fence) {
+void Context::State::queue_submit(std::span<const VkCommandBuffer> commands, VkFence fence) {
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = static_cast<uint32_t>(commands.size());
     submit.pCommandBuffers = commands.data();
@@ -468,7 +468,7 @@ void Context::submit(const std::function<void(VkCommandBuffer)>& record) const {
 void Context::submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence) const {
     if (commands.size() > std::numeric_limits<uint32_t>::max())
         throw Error("Context::submit_commands: more than 2^32 - 1 command buffers");
-    state_->submit_locked(commands, fence);
+    state_->queue_submit(commands, fence);
 }
 
 std::vector<std::string> Context::take_validation_messages() const {

@@ -92,9 +92,9 @@ struct Context::State {
     Submission submit_async(const std::function<void(VkCommandBuffer)>& record);
     // submit_async, then wait.
     void submit(const std::function<void(VkCommandBuffer)>& record);
-    // vkQueueSubmit of at most 2^32 - 1 recorded command buffers under queue_mutex: every
+    // vkQueueSubmit of at most 2^32 - 1 recorded command buffers; takes queue_mutex. Every
     // submission to the queue, twiddle's own and Context::submit_commands', goes through here.
-    void submit_locked(std::span<const VkCommandBuffer> commands, VkFence fence);
+    void queue_submit(std::span<const VkCommandBuffer> commands, VkFence fence);
 };
 
 }  // namespace twiddle

@@ -329,21 +329,7 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
                      lp.scratch_bytes(Placement::out_of_place) ? scratch.view() : BufferView{},
                      Direction::forward);
         };
-        using clock = std::chrono::steady_clock;
-        auto since = [](clock::time_point t) {
-            return std::chrono::duration<double>(clock::now() - t).count();
-        };
-        const auto start = clock::now();
-        for (vk::WarmUp w(kWarmUpSeconds); w.running();) {
-            const auto t0 = clock::now();
-            context.submit([&](VkCommandBuffer cmd) {
-                for (uint32_t i = 0; i < w.batch(); ++i) {
-                    vk::record_full_barrier(cmd);
-                    record(cmd);
-                }
-            });
-            w.ran(since(t0), since(start));
-        }
+        vk::warm_up(context, kWarmUpSeconds, record);
         GpuTimer timer(context, options.reps);
         context.submit([&](VkCommandBuffer cmd) {
             timer.reset(cmd);
@@ -467,6 +453,22 @@ void clear_tuning(const Context& context) {
     state.tuning_loaded = true;
     state.tuning.clear();
     save(state);
+}
+
+void vk::warm_up(const Context& context, double seconds, const std::function<void(VkCommandBuffer)>& record) {
+    using clock = std::chrono::steady_clock;
+    auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    const auto start = clock::now();
+    for (WarmUp w(seconds); w.running();) {
+        const auto t0 = clock::now();
+        context.submit([&](VkCommandBuffer cmd) {
+            for (uint32_t i = 0; i < w.batch(); ++i) {
+                record_full_barrier(cmd);
+                record(cmd);
+            }
+        });
+        w.ran(since(t0), since(start));
+    }
 }
 
 }  // namespace twiddle

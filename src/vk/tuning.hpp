@@ -2,6 +2,8 @@
 // state rather than the Context.
 #pragma once
 
+#include <functional>
+
 #include "twiddle/tuning.hpp"
 #include "vk/context_state.hpp"
 
@@ -17,5 +19,10 @@ struct TunedPlan {
     Options options;
 };
 TunedPlan plan_tuned(Context::State& state, const FftDesc& desc, const Options& options);
+
+// Runs `record` back to back on `context` as vk::WarmUp says for `seconds`, in one submission per
+// batch, timing each batch by the wall clock: the warm-up before the tuner's and the benchmarks'
+// timings.
+void warm_up(const Context& context, double seconds, const std::function<void(VkCommandBuffer)>& record);
 
 }  // namespace twiddle::vk

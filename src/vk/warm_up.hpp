@@ -1,46 +1,64 @@
 // The warm-up before a timing, for the tuner (vk/tuning.cpp) and the benchmarks (tools/, and
-// bench/cufft), apart so that unit tests can drive it with made-up timings. No Vulkan in here.
+// bench/cufft), apart so that unit tests can drive it with made-up timings. No Vulkan in here:
+// vk::warm_up (vk/tuning.hpp) runs it on a context.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace twiddle::vk {
 
-// A warm-up's batches: back-to-back runs for at least `seconds`, then on until two batches of at
-// least 20 ms run at the same speed per run (within 2%), for at most `seconds` more; none for 0
-// seconds. GPUs lower their clocks while the host works between cases (compiling the next case's
+// A warm-up's batches: back-to-back runs for at least `seconds`, then on until a batch runs at the
+// speed per run of a batch that ended at least kSteadyWindow earlier (within kSteadyTolerance), for
+// at most `seconds` more, checked after each batch (so the last batch may overrun); none for 0
+// seconds. Batches double from one run while they take under kSteadyBatch, up to kMaxBatch runs;
+// only batches of at least kSteadyBatch (or of kMaxBatch runs) are compared, at one size.
+//
+// Why: GPUs lower their clocks while the host works between cases (compiling the next case's
 // kernels) and raise them only under sustained load: without a warm-up the first case of a sweep
 // ran at full clock and the rest several times slower, and after fixed 0.3 s warm-ups the H200's
 // clock was now and then still climbing from 420-540 MHz, and a case timed at a third of its
-// speed (bench/RESULTS.md, thirty-second run). Use:
+// speed (bench/RESULTS.md, thirty-second run). Comparing batches a window apart rather than
+// neighbours also catches a slow climb.
+//
+// Use (elapsed_seconds must grow from batch to batch, or the warm-up may not end):
 //   for (WarmUp w(seconds); w.running();) w.ran(seconds_the_batch_took, seconds_since_start);
 // running a batch of w.batch() runs before each ran().
 class WarmUp {
 public:
+    static constexpr double kSteadyBatch = 0.02, kSteadyWindow = 0.1, kSteadyTolerance = 0.02;
+    static constexpr uint32_t kMaxBatch = 4096;
+
     explicit WarmUp(double seconds) : seconds_(seconds), running_(seconds > 0) {}
     bool running() const { return running_; }
     uint32_t batch() const { return batch_; }
     void ran(double batch_seconds, double elapsed_seconds);
 
 private:
+    struct Timed {
+        double ended;    // seconds since the start
+        double per_run;  // seconds
+    };
     double seconds_;
     bool running_;
     uint32_t batch_ = 1;
-    double last_per_run_ = 0;  // of the last batch of at least 20 ms, at the current size
+    std::vector<Timed> timed_;  // the compared batches at the current size, oldest first
 };
 
 inline void WarmUp::ran(double batch_seconds, double elapsed_seconds) {
-    constexpr double kSteadyBatch = 0.02, kSteadyTolerance = 0.02;
-    constexpr uint32_t kMaxBatch = 4096;
     if (batch_seconds < kSteadyBatch && batch_ < kMaxBatch) {
         batch_ *= 2;
-        last_per_run_ = 0;
+        timed_.clear();
     } else {
         const double per_run = batch_seconds / batch_;
+        // The latest batch that ended a window before this one.
+        const Timed* earlier = nullptr;
+        for (const Timed& t : timed_)
+            if (t.ended <= elapsed_seconds - kSteadyWindow) earlier = &t;
         const bool steady =
-            last_per_run_ > 0 && std::abs(per_run - last_per_run_) <= kSteadyTolerance * last_per_run_;
-        last_per_run_ = per_run;
+            earlier && std::abs(per_run - earlier->per_run) <= kSteadyTolerance * earlier->per_run;
+        timed_.push_back({elapsed_seconds, per_run});
         if (elapsed_seconds >= seconds_ && steady) running_ = false;
     }
     if (elapsed_seconds >= 2 * seconds_) running_ = false;

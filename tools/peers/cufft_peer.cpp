@@ -9,6 +9,7 @@
 
 #include "peers/peer.hpp"
 #include "twiddle/error.hpp"
+#include "vk/warm_up.hpp"
 
 namespace twiddle::cli {
 
