@@ -495,7 +495,8 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option(
            "--warmup", a->warm_up,
            "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
-           "until two batches run at the same speed, for at most as long again")
+           "until their speed is steady (a batch as fast as one 100 ms before, within 2%), for at most "
+           "as long again")
         ->check(CLI::Range(0.0, 60.0));
     cmd->add_flag(
         "--compare", a->compare,
