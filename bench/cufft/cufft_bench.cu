@@ -37,8 +37,8 @@
 // then `reps` executions each bracketed by its own pair of CUDA events on one stream; the median
 // is reported. The H200's clocks drop while it idles between cases and, earlier runs saw, under
 // sustained load, so comparisons take equal warm-ups. GB/s = (bytes read + bytes written) /
-// median time = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of 2^total * 8 bytes,
-// timed the same way, is the "copy" yardstick.
+// median time = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of
+// 2^total * 8 bytes, timed the same way, is the "copy" yardstick.
 //
 // Accuracy: relative L2 error ||out - ref|| / ||ref|| over the WHOLE batch, where ref is a cuFFT
 // double-precision Z2Z transform (in place, same shape and batch) of the same f32 input values

@@ -227,8 +227,8 @@ bool same_plan(const LogicalPlan& a, const LogicalPlan& b) {
         [](const Pass& x, const Pass& y) { return x.kernel == y.kernel && x.workgroups == y.workgroups; });
 }
 
-// Seconds of back-to-back runs before each timing (at least: vk::WarmUp); rounds of the winner against the
-// defaults; how much faster the winner must be to replace them.
+// Seconds of back-to-back runs before each timing (at least: vk::WarmUp); rounds of the winner
+// against the defaults; how much faster the winner must be to replace them.
 constexpr double kWarmUpSeconds = 0.3;
 constexpr int kConfirmRounds = 3;
 constexpr double kMargin = 0.02;
