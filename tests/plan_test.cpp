@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "core/unit_root.hpp"
 #include "cpu/reference.hpp"
 #include "test_caps.hpp"
 #include "twiddle/error.hpp"
@@ -905,6 +906,31 @@ TEST(Reference, MatchesTheDefinition) {
                     sum[k] += in[j] * cpu::cld(std::cos(a), std::sin(a));
                 }
             EXPECT_LT(rel_error(cpu::reference_dft(in, d), sum), 1e-17) << n;
+        }
+}
+
+// Rows over the cache's size take the four-step form (from 8192 points: 128 x 64, and 2^15 as 256 x
+// 128), on several threads from 2^16: bins spread over the spectrum, and its first and last,
+// against the definition summed term by term through unit_root, both directions.
+TEST(Reference, LongRowsMatchTheDefinition) {
+    for (size_t n : {size_t(1) << 13, size_t(1) << 15, size_t(1) << 17})
+        for (Direction d : {Direction::forward, Direction::inverse}) {
+            const auto in = random_row(n, 11);
+            const auto got = cpu::reference_dft(in, d);
+            ASSERT_EQ(got.size(), n);
+            std::vector<size_t> bins{0, 1, n / 2, n - 1};
+            for (size_t k = 3; k < n; k += n / 29 + 7) bins.push_back(k);
+            std::vector<cpu::cld> want, have;
+            for (size_t k : bins) {
+                cpu::cld sum = 0;
+                for (size_t j = 0; j < n; ++j) {
+                    const cpu::cld w = unit_root(j * k % n, n);
+                    sum += in[j] * (d == Direction::forward ? w : std::conj(w));
+                }
+                want.push_back(sum);
+                have.push_back(got[k]);
+            }
+            EXPECT_LT(rel_error(have, want), 1e-17) << n;
         }
 }
 

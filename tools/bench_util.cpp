@@ -87,15 +87,16 @@ namespace {
 // Words of T: one per real, two per complex value.
 template <typename T>
 void draw_input(std::vector<unsigned char>& bytes, uint64_t n, uint64_t row_words, uint64_t batch) {
-    std::vector<T> x(row_words * batch);
+    const uint64_t words = row_words * batch;
+    std::vector<T> fresh(
+        std::min<uint64_t>(words, row_words * (std::max<uint64_t>(1, (uint64_t(1) << 21) / row_words) | 1)));
     std::mt19937 gen(static_cast<uint32_t>(n));
     std::uniform_real_distribution<float> dist(-1, 1);  // float values in both precisions
-    const size_t fresh =
-        std::min<size_t>(x.size(), row_words * (std::max<size_t>(1, (size_t(1) << 21) / row_words) | 1));
-    for (size_t k = 0; k < fresh; ++k) x[k] = dist(gen);
-    for (size_t k = fresh; k < x.size(); ++k) x[k] = x[k - fresh];
-    bytes.resize(x.size() * sizeof(T));
-    std::memcpy(bytes.data(), x.data(), bytes.size());
+    for (T& x : fresh) x = dist(gen);
+    bytes.resize(words * sizeof(T));
+    const uint64_t block = fresh.size() * sizeof(T);
+    for (uint64_t at = 0; at < bytes.size(); at += block)
+        std::memcpy(bytes.data() + at, fresh.data(), std::min<uint64_t>(block, bytes.size() - at));
 }
 
 template <typename T>

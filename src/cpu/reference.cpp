@@ -1,8 +1,13 @@
 #include "cpu/reference.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <exception>
+#include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "core/unit_root.hpp"
 #include "twiddle/error.hpp"
@@ -11,28 +16,151 @@ namespace twiddle::cpu {
 
 namespace {
 
-// Unnormalized forward DFT of a power-of-two row in place (iterative radix-2). The twiddles
-// W_N^k, k < N/2, are computed once; the level of length `len` uses every (N/len)-th.
-void fft_pow2(std::vector<cld>& a) {
-    const size_t n = a.size();
+// a * b without the checks for infinite and NaN parts that operator* makes (C99 Annex G), a
+// call into libgcc in the inner loops. The reference's inputs are finite.
+cld mul(const cld& a, const cld& b) {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+// Power-of-two transforms up to this many points run in place (they and their table fit the
+// cache); longer ones by the four-step form.
+constexpr size_t kDirectLimit = 4096;
+
+// Unnormalized forward DFT of n <= kDirectLimit points at a, a power of two, in place: decimation
+// in time after a bit reversal, the levels two at a time (radix 4: half the loads and stores of
+// radix 2), after one radix-2 level where their number is odd. roots[k] = W_n^k for k < n / 2.
+void fft_pow2_direct(cld* a, size_t n, const cld* roots) {
     for (size_t i = 1, j = 0; i < n; ++i) {  // bit reversal
         size_t bit = n >> 1;
         for (; j & bit; bit >>= 1) j ^= bit;
         j ^= bit;
         if (i < j) std::swap(a[i], a[j]);
     }
-    std::vector<cld> roots(n / 2);
-    for (size_t k = 0; k < n / 2; ++k) roots[k] = unit_root(k, n);
-    for (size_t len = 2; len <= n; len <<= 1) {
-        const size_t half = len / 2, step = n / len;
-        for (size_t i = 0; i < n; i += len)
-            for (size_t k = 0; k < half; ++k) {
-                const cld u = a[i + k], v = a[i + k + half] * roots[k * step];
-                a[i + k] = u + v;
-                a[i + k + half] = u - v;
+    size_t len = 1;  // of the transforms done
+    if (std::countr_zero(n) % 2) {
+        for (size_t i = 0; i < n; i += 2) {
+            const cld u = a[i], v = a[i + 1];
+            a[i] = u + v;
+            a[i + 1] = u - v;
+        }
+        len = 2;
+    }
+    // Four transforms A, B, C, D of len points into one of 4 len: X = A + W B and Y = C + W D of
+    // 2 len points (W = W_{2 len}^k), then X + V Y of 4 len (V = W_{4 len}^k; the odd quarter's
+    // W_{4 len}^{k + len} is -i V).
+    for (; len < n; len *= 4) {
+        const size_t step2 = n / (2 * len), step4 = n / (4 * len);
+        for (size_t i = 0; i < n; i += 4 * len)
+            for (size_t k = 0; k < len; ++k) {
+                const cld w = roots[k * step2], v = roots[k * step4];
+                cld* p = a + i + k;
+                const cld av = p[0], bv = mul(p[len], w), cv = p[2 * len], dv = mul(p[3 * len], w);
+                const cld x0 = av + bv, x1 = av - bv, y0 = mul(cv + dv, v), y1 = mul(cv - dv, v);
+                const cld y1i = {y1.imag(), -y1.real()};  // -i y1
+                p[0] = x0 + y0;
+                p[2 * len] = x0 - y0;
+                p[len] = x1 + y1i;
+                p[3 * len] = x1 - y1i;
             }
     }
 }
+
+// W_n^k for k < n / 2.
+std::vector<cld> half_roots(size_t n) {
+    std::vector<cld> roots(n / 2);
+    for (size_t k = 0; k < n / 2; ++k) roots[k] = unit_root(k, n);
+    return roots;
+}
+
+// Runs body(first, last) over [0, count) in contiguous parts, on up to one thread per core where
+// `parallel` (the four-step form of long rows: a 2^22-point row took 1.6 s on one thread of the
+// 2-core build machine), else on the caller's thread.
+void for_parts(size_t count, bool parallel, const std::function<void(size_t, size_t)>& body) {
+    const size_t threads =
+        parallel ? std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::min<size_t>(count, 16))
+                 : 1;
+    if (threads <= 1) return body(0, count);
+    std::vector<std::jthread> workers;
+    std::exception_ptr failure;
+    std::mutex lock;
+    for (size_t t = 0; t < threads; ++t)
+        workers.emplace_back([&, t] {
+            try {
+                body(count * t / threads, count * (t + 1) / threads);
+            } catch (...) {
+                const std::lock_guard held(lock);
+                failure = std::current_exception();
+            }
+        });
+    workers.clear();  // joins
+    if (failure) std::rethrow_exception(failure);
+}
+
+void fft_pow2(cld* a, size_t n);
+
+// The four-step form of n = n1 x n2 points (x_{i n2 + j}, i < n1, j < n2), for rows too long for
+// the cache: X_{k1 + n1 k2} = sum_j W_n^{j k1} W_n2^{j k2} sum_i x_{i n2 + j} W_n1^{i k1}. Columns
+// and rows are transformed in groups of `kGroup`, gathered into contiguous rows (so that each
+// access to a takes a run of kGroup points), then transposed into place.
+void fft_pow2_four_step(cld* a, size_t n) {
+    constexpr size_t kGroup = 16;
+    const int bits = std::countr_zero(n);
+    const size_t n2 = size_t(1) << (bits / 2), n1 = n / n2;  // n1 >= n2 >= kGroup
+    // W_n^m = high[m >> low_bits] * low[m & (2^low_bits - 1)], m < n: two tables of about sqrt(n)
+    // entries instead of one of n / 2 read at random.
+    const int low_bits = bits / 2;
+    std::vector<cld> low(size_t(1) << low_bits), high(n >> low_bits);
+    for (size_t k = 0; k < low.size(); ++k) low[k] = unit_root(k, n);
+    for (size_t k = 0; k < high.size(); ++k) high[k] = unit_root(k << low_bits, n);
+    const bool parallel = n >= (size_t(1) << 16);
+    // Columns j: the n1-point transforms over i, times W_n^{j k1}, back where they were.
+    for_parts(n2 / kGroup, parallel, [&](size_t first, size_t last) {
+        std::vector<cld> rows(kGroup * n1);
+        for (size_t group = first; group < last; ++group) {
+            const size_t j0 = group * kGroup;
+            for (size_t i = 0; i < n1; ++i)
+                for (size_t g = 0; g < kGroup; ++g) rows[g * n1 + i] = a[i * n2 + j0 + g];
+            for (size_t g = 0; g < kGroup; ++g) {
+                cld* row = rows.data() + g * n1;
+                fft_pow2(row, n1);
+                for (size_t k1 = 1; k1 < n1; ++k1) {
+                    const size_t m = (j0 + g) * k1;
+                    row[k1] = mul(row[k1], mul(high[m >> low_bits], low[m & (low.size() - 1)]));
+                }
+            }
+            for (size_t k1 = 0; k1 < n1; ++k1)
+                for (size_t g = 0; g < kGroup; ++g) a[k1 * n2 + j0 + g] = rows[g * n1 + k1];
+        }
+    });
+    // Rows k1: the n2-point transforms over j, in place, then X_{k1 + n1 k2} into `out`.
+    std::vector<cld> out(n);
+    for_parts(n1 / kGroup, parallel, [&](size_t first, size_t last) {
+        for (size_t group = first; group < last; ++group) {
+            const size_t k10 = group * kGroup;
+            for (size_t g = 0; g < kGroup; ++g) fft_pow2(a + (k10 + g) * n2, n2);
+            for (size_t k2 = 0; k2 < n2; ++k2)
+                for (size_t g = 0; g < kGroup; ++g) out[k10 + g + n1 * k2] = a[(k10 + g) * n2 + k2];
+        }
+    });
+    std::copy(out.begin(), out.end(), a);
+}
+
+// Unnormalized forward DFT of a power-of-two row of n points at a, in place.
+void fft_pow2(cld* a, size_t n) {
+    if (n <= 1) return;
+    if (n > kDirectLimit) return fft_pow2_four_step(a, n);
+    // The table of the last length this thread transformed: the reference takes many rows of one
+    // length in turn (the lines of an array, Bluestein's three transforms).
+    thread_local std::vector<cld> roots;
+    thread_local size_t roots_for = 0;
+    if (roots_for != n) {
+        roots = half_roots(n);
+        roots_for = n;
+    }
+    fft_pow2_direct(a, n, roots.data());
+}
+
+void fft_pow2(std::vector<cld>& a) { fft_pow2(a.data(), a.size()); }
 
 // roots[k * stride] = W_n^k for n = a.size(): a table of the roots of a multiple of n, shared by the
 // recursion of fft_any.
@@ -112,12 +240,22 @@ void fft_any(std::vector<cld>& a) {
     fft_any(a, roots, 1);
 }
 
+void transform_row(cld* row, size_t n, Direction direction) {
+    if (direction == Direction::inverse)
+        for (size_t i = 0; i < n; ++i) row[i] = std::conj(row[i]);
+    if (std::has_single_bit(n)) {
+        fft_pow2(row, n);
+    } else {
+        std::vector<cld> a(row, row + n);
+        fft_any(a);
+        std::copy(a.begin(), a.end(), row);
+    }
+    if (direction == Direction::inverse)
+        for (size_t i = 0; i < n; ++i) row[i] = std::conj(row[i]);
+}
+
 void transform_row(std::vector<cld>& row, Direction direction) {
-    if (direction == Direction::inverse)
-        for (auto& v : row) v = std::conj(v);
-    fft_any(row);
-    if (direction == Direction::inverse)
-        for (auto& v : row) v = std::conj(v);
+    transform_row(row.data(), row.size(), direction);
 }
 
 }  // namespace
@@ -437,11 +575,15 @@ void transform_lines(std::vector<cld>& a, const std::vector<uint64_t>& extents, 
         if (i > d) inner *= extents[i];
     }
     const uint64_t n = extents[d];
-    std::vector<cld> line(n);
+    std::vector<cld> line(inner > 1 ? n : 0);  // contiguous lines are transformed where they lie
     for (uint64_t b = 0; b < batch; ++b)
         for (uint64_t outer = 0; outer < total / (n * inner); ++outer)
             for (uint64_t i = 0; i < inner; ++i) {
                 cld* base = a.data() + b * total + outer * n * inner + i;
+                if (inner == 1) {
+                    transform_row(base, n, direction);
+                    continue;
+                }
                 for (uint64_t x = 0; x < n; ++x) line[x] = base[x * inner];
                 transform_row(line, direction);
                 for (uint64_t x = 0; x < n; ++x) base[x * inner] = line[x];
