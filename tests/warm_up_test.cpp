@@ -81,6 +81,17 @@ TEST(WarmUp, WaitsForASlowClimb) {
     EXPECT_LT(lasted, 0.65);
 }
 
+// Batches of 16 runs take just over kSteadyBatch until 0.32 s, then just under it, so the batch
+// doubles. Per run the two speeds agree within the tolerance, but batches are compared at one size
+// only (a batch's fixed costs differ with its size): the warm-up waits a window of batches of 32.
+TEST(WarmUp, ComparesBatchesOfOneSize) {
+    auto step = [](double t) { return t < 0.32 ? 1.26e-3 : 1.24e-3; };
+    const Warmed w = warm(0.35, step);
+    EXPECT_EQ(w.largest_batch, 32u);
+    EXPECT_GE(w.seconds, 0.32 + WarmUp::kSteadyWindow);
+    EXPECT_LT(w.seconds, 0.5);
+}
+
 TEST(WarmUp, LastsAtMostTwiceItsSeconds) {
     // Ever slower runs, never steady: the warm-up ends at twice its seconds (plus the last batch).
     const Warmed w = warm(0.3, [](double t) { return 1e-3 * (1 + t); });
