@@ -169,7 +169,8 @@ void dft_direct(std::vector<cld>& a, const std::vector<cld>& roots, size_t strid
     std::vector<cld> out(n);
     for (size_t k = 0; k < n; ++k) {
         cld acc = 0;
-        for (size_t j = 0; j < n; ++j) acc += a[j] * roots[(uint64_t(j) * k) % n * stride];
+        for (size_t j = 0, e = 0; j < n; ++j, e = e + k < n ? e + k : e + k - n)  // e = j k mod n
+            acc += mul(a[j], roots[e * stride]);
         out[k] = acc;
     }
     a.swap(out);
@@ -222,21 +223,30 @@ void fft_any(std::vector<cld>& a, const std::vector<cld>& roots, size_t stride) 
         for (size_t j = 0; j < m; ++j) sub[r][j] = a[j * p + r];
         fft_any(sub[r], roots, stride * p);
     }
-    for (size_t k = 0; k < m; ++k)
+    // X_{k + m q} = sum_r W_p^{r q} (W_n^{r k} S_r[k]), W_p^j = W_n^{j m}.
+    std::vector<cld> t(p);
+    for (size_t k = 0; k < m; ++k) {
+        t[0] = sub[0][k];
+        for (size_t r = 1; r < p; ++r) t[r] = mul(sub[r][k], roots[r * k * stride]);  // r k < n
         for (size_t q = 0; q < p; ++q) {
-            const size_t out = k + m * q;
-            cld acc = 0;
-            for (size_t r = 0; r < p; ++r) acc += sub[r][k] * roots[(r * out) % n * stride];
-            a[out] = acc;
+            cld acc = t[0];
+            for (size_t r = 1, e = q; r < p; ++r, e = e + q < p ? e + q : e + q - p)  // e = r q mod p
+                acc += mul(t[r], roots[e * m * stride]);
+            a[k + m * q] = acc;
         }
+    }
 }
 
 void fft_any(std::vector<cld>& a) {
     const size_t n = a.size();
     if (n <= 1 || std::has_single_bit(n)) return fft_pow2(a);
     if (smallest_odd_prime_factor(n) > 64) return bluestein(a);  // before making roots it would not use
-    std::vector<cld> roots(n);
-    for (size_t k = 0; k < n; ++k) roots[k] = unit_root(k, n);
+    // The table of the last length this thread transformed, as fft_pow2 keeps its own.
+    thread_local std::vector<cld> roots;
+    if (roots.size() != n) {
+        roots.resize(n);
+        for (size_t k = 0; k < n; ++k) roots[k] = unit_root(k, n);
+    }
     fft_any(a, roots, 1);
 }
 
