@@ -22,8 +22,9 @@ std::vector<cld> twiddle_values(const std::vector<TwiddleEntry>& entries);
 std::vector<cld> table_values(const LogicalPlan& plan);
 
 // Reference transform of `batch` packed rows of `length` points, unnormalized, in long double:
-// radix-2 for powers of two, decimation in time by the smallest odd prime factor otherwise while
-// it is at most 64 (primes up to 64 by the definition), Bluestein's algorithm for what is left.
+// powers of two by radix 4 in place up to 4096 points and in a four-step form beyond (on all
+// cores from 2^16 points), decimation in time by the smallest odd prime factor otherwise while it
+// is at most 64 (primes up to 64 by the definition), Bluestein's algorithm for what is left.
 // O(N (log N + s)) per row, s the sum of the odd prime factors up to 64 taken.
 void reference_dft(std::span<const std::complex<double>> in, std::span<std::complex<double>> out,
                    uint64_t length, uint64_t batch, Direction direction);
