@@ -2,6 +2,7 @@
 // validation, and the decomposition executed in long double against a reference DFT.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "core/unit_root.hpp"
@@ -909,17 +910,21 @@ TEST(Reference, MatchesTheDefinition) {
         }
 }
 
-// Rows over the cache's size take the four-step form (from 8192 points: 128 x 64, and 2^15 as 256 x
-// 128), on several threads from 2^16: bins spread over the spectrum, and its first and last,
-// against the definition summed term by term through unit_root, both directions.
+// Rows over the cache's size take the four-step form, n = n1 x n2 (8192: 128 x 64, 2^14: 128 x 128,
+// 2^15: 256 x 128), on several threads from 2^16 (2^17: 512 x 256). Its output X_{k1 + n1 k2} is row
+// k1's point k2, rows transformed 16 at a time: bins from every such group, at every place in a
+// group and spread over k2, and the spectrum's ends, against the definition summed term by term
+// through unit_root, both directions. (Each bin reads every column, so the columns' groups are
+// covered too.)
 TEST(Reference, LongRowsMatchTheDefinition) {
-    for (size_t n : {size_t(1) << 13, size_t(1) << 15, size_t(1) << 17})
+    for (int bits : {13, 14, 15, 17})
         for (Direction d : {Direction::forward, Direction::inverse}) {
+            const size_t n = size_t(1) << bits, n2 = size_t(1) << (bits / 2), n1 = n / n2;
             const auto in = random_row(n, 11);
             const auto got = cpu::reference_dft(in, d);
             ASSERT_EQ(got.size(), n);
             std::vector<size_t> bins{0, 1, n / 2, n - 1};
-            for (size_t k = 3; k < n; k += n / 29 + 7) bins.push_back(k);
+            for (size_t g = 0; g < n1 / 16; ++g) bins.push_back(16 * g + g % 16 + n1 * (g * 37 % n2));
             std::vector<cpu::cld> want, have;
             for (size_t k : bins) {
                 cpu::cld sum = 0;
@@ -930,7 +935,33 @@ TEST(Reference, LongRowsMatchTheDefinition) {
                 want.push_back(sum);
                 have.push_back(got[k]);
             }
-            EXPECT_LT(rel_error(have, want), 1e-17) << n;
+            // The sum's own rounding grows as sqrt(n): 1.2e-18 at 8192, 5.6e-18 at 2^17.
+            EXPECT_LT(rel_error(have, want), 3e-20 * std::sqrt(static_cast<double>(n))) << n;
+        }
+}
+
+// Every bin of the four-step form, exactly: one point per column j (the n1-point column
+// transforms then see a point each, and every twiddle W_n^{j k1} is taken) at a random row, so
+// that X_k = sum_j x_j W_n^{p_j k} takes O(n n2) terms of a table of the n roots.
+TEST(Reference, LongRowsOfOnePointPerColumnMatchEveryBin) {
+    for (int bits : {13, 14, 15, 17})
+        for (Direction d : {Direction::forward, Direction::inverse}) {
+            const size_t n = size_t(1) << bits, n2 = size_t(1) << (bits / 2), n1 = n / n2;
+            const auto values = random_row(n2, static_cast<uint32_t>(bits));
+            std::mt19937 gen(static_cast<uint32_t>(bits));
+            std::vector<cpu::cld> in(n);
+            std::vector<size_t> at(n2);
+            for (size_t j = 0; j < n2; ++j) {
+                at[j] = gen() % n1 * n2 + j;
+                in[at[j]] = values[j];
+            }
+            std::vector<cpu::cld> roots(n);
+            for (size_t k = 0; k < n; ++k)
+                roots[k] = d == Direction::forward ? unit_root(k, n) : std::conj(unit_root(k, n));
+            std::vector<cpu::cld> want(n);
+            for (size_t k = 0; k < n; ++k)
+                for (size_t j = 0; j < n2; ++j) want[k] += values[j] * roots[at[j] * k % n];
+            EXPECT_LT(rel_error(cpu::reference_dft(in, d), want), 1e-18) << n;
         }
 }
 

@@ -80,9 +80,10 @@ void for_parts(size_t count, bool parallel, const std::function<void(size_t, siz
         parallel ? std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::min<size_t>(count, 16))
                  : 1;
     if (threads <= 1) return body(0, count);
-    std::vector<std::jthread> workers;
     std::exception_ptr failure;
     std::mutex lock;
+    std::vector<std::jthread> workers;  // last, so that unwinding joins them before the above go
+    workers.reserve(threads);
     for (size_t t = 0; t < threads; ++t)
         workers.emplace_back([&, t] {
             try {
@@ -132,7 +133,8 @@ void fft_pow2_four_step(cld* a, size_t n) {
                 for (size_t g = 0; g < kGroup; ++g) a[k1 * n2 + j0 + g] = rows[g * n1 + k1];
         }
     });
-    // Rows k1: the n2-point transforms over j, in place, then X_{k1 + n1 k2} into `out`.
+    // Rows k1: the n2-point transforms over j, in place, then X_{k1 + n1 k2} into `out` (the
+    // form's one buffer of n points besides the row).
     std::vector<cld> out(n);
     for_parts(n1 / kGroup, parallel, [&](size_t first, size_t last) {
         for (size_t group = first; group < last; ++group) {
@@ -149,14 +151,12 @@ void fft_pow2_four_step(cld* a, size_t n) {
 void fft_pow2(cld* a, size_t n) {
     if (n <= 1) return;
     if (n > kDirectLimit) return fft_pow2_four_step(a, n);
-    // The table of the last length this thread transformed: the reference takes many rows of one
-    // length in turn (the lines of an array, Bluestein's three transforms).
-    thread_local std::vector<cld> roots;
-    thread_local size_t roots_for = 0;
-    if (roots_for != n) {
-        roots = half_roots(n);
-        roots_for = n;
-    }
+    // This thread's tables, one per power of two up to kDirectLimit (256 KiB in all): the reference
+    // takes many rows of one length in turn (the lines of an array, Bluestein's three transforms,
+    // the four-step form's columns and rows).
+    thread_local std::map<size_t, std::vector<cld>> tables;
+    std::vector<cld>& roots = tables[n];
+    if (roots.empty()) roots = half_roots(n);
     fft_pow2_direct(a, n, roots.data());
 }
 
@@ -241,8 +241,14 @@ void fft_any(std::vector<cld>& a) {
     const size_t n = a.size();
     if (n <= 1 || std::has_single_bit(n)) return fft_pow2(a);
     if (smallest_odd_prime_factor(n) > 64) return bluestein(a);  // before making roots it would not use
-    // The table of the last length this thread transformed, as fft_pow2 keeps its own.
-    thread_local std::vector<cld> roots;
+    // The table of the last length this thread transformed up to kCachedRoots points (2 MiB), as
+    // fft_pow2 keeps its own; longer ones are made for the row. Safe while the recursion below
+    // never comes back here (it reaches fft_pow2 and bluestein only), which would replace the table
+    // it reads.
+    constexpr size_t kCachedRoots = 65536;
+    thread_local std::vector<cld> cached;
+    std::vector<cld> own;
+    std::vector<cld>& roots = n <= kCachedRoots ? cached : own;
     if (roots.size() != n) {
         roots.resize(n);
         for (size_t k = 0; k < n; ++k) roots[k] = unit_root(k, n);
