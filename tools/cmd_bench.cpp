@@ -627,6 +627,11 @@ void add_bench_command(CLI::App& app) {
         const Precision precision = args.f64 ? Precision::f64 : Precision::f32;
         const bool tty = ::isatty(STDERR_FILENO);
         std::vector<Row> rows;
+        // Each row as its case ends, flushed, so that a run stopped part-way (a time limit on the
+        // GPU machine) keeps the cases it finished.
+        std::printf("%12s %10s %6s %10s %10s %6s %10s  %s\n", "N", "batch", "passes", "ms", "GB/s", "copy",
+                    "rel_l2", "status");
+        std::fflush(stdout);
         for (size_t i = 0; i < cases.size(); ++i) {
             if (tty)
                 std::fprintf(stderr, "\r[%zu/%zu] %s ...   ", i + 1, cases.size(),
@@ -642,15 +647,14 @@ void add_bench_command(CLI::App& app) {
                 r.status = std::string("unsupported: ") + e.what();
                 rows.push_back(r);
             }
-        }
-        if (tty) std::fprintf(stderr, "\r%60s\r", "");
-        std::printf("%12s %10s %6s %10s %10s %6s %10s  %s\n", "N", "batch", "passes", "ms", "GB/s", "copy",
-                    "rel_l2", "status");
-        for (const Row& r : rows)
+            if (tty) std::fprintf(stderr, "\r%60s\r", "");
+            const Row& r = rows.back();
             std::printf("%12s %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s%s%s\n",
                         shape_name(r.shape).c_str(), static_cast<unsigned long long>(r.batch), r.passes, r.ms,
                         r.gbps, 100 * r.copy_fraction, r.rel_l2, r.status.c_str(),
                         r.pass_ms.empty() ? "" : "  passes ms ", pass_list(r.pass_ms).c_str());
+            std::fflush(stdout);
+        }
         check_validation(ctx);
         if (!args.out.empty()) write_results(args.out, rows, ctx.caps(), copy);
         const bool failed = std::any_of(rows.begin(), rows.end(),
