@@ -6,7 +6,14 @@
 #include <optional>
 #include <sstream>
 
+#include <shaderc/shaderc.hpp>
+#include <spirv-tools/libspirv.hpp>
+
+#include "codegen/callbacks.hpp"
+#include "codegen/graph_kernels.hpp"
 #include "codegen/pass_kernel.hpp"
+#include "sht/direct_sum.hpp"
+#include "sht/four_step.hpp"
 #include "test_caps.hpp"
 #include "twiddle/logical_plan.hpp"
 #include "vk/compiler.hpp"
@@ -27,6 +34,15 @@ uint32_t declared_shared_bytes(const std::string& glsl) {
         bytes += count * size;
     }
     return bytes;
+}
+
+// Whether SPIR-V passes SPIRV-Tools' validator for Vulkan 1.1; else its messages in `why`.
+bool valid_spirv(const std::vector<uint32_t>& words, std::string& why) {
+    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+    tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
+        why += std::string(m) + "\n";
+    });
+    return tools.Validate(words);
 }
 
 // Powers of two up to 2^16, and other lengths: mixed radices in one pass (uniform and not) and
@@ -70,7 +86,10 @@ TEST(Codegen, EveryPlannedKernelCompiles) {
                 for (const Pass& pass : p.passes) {
                     const std::string glsl = codegen::generate_pass_kernel(pass.kernel);
                     SCOPED_TRACE(caps.name + ": " + p.summary());
-                    EXPECT_NO_THROW(vk::compile_compute(glsl, "test"));
+                    std::vector<uint32_t> words;
+                    ASSERT_NO_THROW(words = vk::compile_compute(glsl, "test"));
+                    std::string why;
+                    EXPECT_TRUE(valid_spirv(words, why)) << why;
                     EXPECT_EQ(glsl, codegen::generate_pass_kernel(pass.kernel));
                     EXPECT_EQ(declared_shared_bytes(glsl), pass.kernel.shared_bytes);
                 }
@@ -244,6 +263,80 @@ TEST(Codegen, ExchangesTakeTheMapOfFewestBankConflicts) {
 
 TEST(Codegen, CopyKernelCompiles) {
     EXPECT_NO_THROW(vk::compile_compute(codegen::generate_copy_kernel(256), "copy"));
+}
+
+// compile_compute runs 15 of shaderc's 44 performance passes, without the validator: on every
+// kind of kernel twiddle generates, the words must be those of shaderc's performance level, and
+// valid. A new SPIRV-Tools may change what the other passes do; this test then says so.
+TEST(Compiler, SameSpirvAsShadercsPerformanceLevel) {
+    std::vector<std::pair<std::string, std::string>> kernels;  // name, GLSL
+    auto add_plan = [&](const FftDesc& desc, const DeviceCaps& caps, const Options& options = {},
+                        const FftCallbacks& callbacks = {}) {
+        const LogicalPlan p = plan(desc, caps, options);
+        for (size_t i = 0; i < p.passes.size(); ++i)
+            kernels.emplace_back(
+                caps.name + ": " + p.summary() + " pass " + std::to_string(i),
+                codegen::fuse_callbacks(codegen::generate_pass_kernel(p.passes[i].kernel), desc.precision(),
+                                        callbacks, i == 0, i + 1 == p.passes.size()));
+    };
+    // Powers of two in one, two and three passes; mixed radices, Rader, Bluestein, the direct sum;
+    // f64; real transforms; 2D; the planner's other tile and radix choices.
+    for (const DeviceCaps& caps : {testing::h200_caps(), testing::lavapipe_caps()}) {
+        for (uint64_t n :
+             {8u, 1024u, 4096u, 65536u, 1u << 20, 1u << 24, 100u, 1536u, 4095u, 37u, 10007u, 17u})
+            add_plan(FftDesc(n, std::max<uint64_t>(1, (1u << 20) / n)), caps);
+        for (uint64_t n : {1024u, 1u << 18}) add_plan(FftDesc(n, 4).with_precision(Precision::f64), caps);
+        for (uint64_t n : {4096u, 1u << 20})
+            for (const FftDesc& d : {FftDesc::r2c(n, 4), FftDesc::c2r(n, 4)}) add_plan(d, caps);
+        add_plan(FftDesc::nd({4, 1024, 1024}, {1, 2}), caps);
+        add_plan(FftDesc(1u << 16, 4), caps,
+                 Options{.max_pass_length = 64, .max_radix = 16, .tiles_per_workgroup = 3});
+        for (Strategy strategy : {Strategy::portable, Strategy::subgroups, Strategy::dft})
+            add_plan(FftDesc(512, 4), caps, Options{.strategy = strategy});
+        add_plan(FftDesc(256, 4), caps, Options{.radix = 2});
+    }
+    // Callbacks: the SHT stage's rows of two passes, and a product by an operand.
+    const sht::Grid grid{.nlat = 64, .nphi = 8192, .mmax = 4095};
+    for (bool synthesis : {true, false})
+        add_plan(sht::four_step_row_desc(grid, synthesis), testing::h200_caps(),
+                 sht::four_step_row_options(Options{}), sht::four_step_callbacks(grid, synthesis));
+    FftCallbacks product;
+    product.operand = true;
+    product.multiply = true;
+    add_plan(FftDesc(4096, 4), testing::h200_caps(), {}, product);
+    // The kernels other than transforms.
+    kernels.emplace_back("copy", codegen::generate_copy_kernel(256));
+    for (auto op : {codegen::ElementwiseOp::multiply, codegen::ElementwiseOp::scale,
+                    codegen::ElementwiseOp::magnitude_squared, codegen::ElementwiseOp::log_scale,
+                    codegen::ElementwiseOp::copy})
+        kernels.emplace_back("elementwise",
+                             codegen::generate_elementwise_kernel({.op = op,
+                                                                   .type = DataType::complex64,
+                                                                   .operand_type = DataType::complex64,
+                                                                   .periodic = true}));
+    kernels.emplace_back(
+        "layout", codegen::generate_layout_kernel(
+                      {.element_words = 2, .in_shape = {64, 48}, .out_shape = {64, 64}, .shift = {32, 0}}));
+    kernels.emplace_back("sht four-step synthesis", sht::generate_four_step_synthesis(grid));
+    kernels.emplace_back("sht four-step analysis", sht::generate_four_step_analysis(grid));
+    const sht::Grid small{.nlat = 8, .nphi = 12, .mmax = 5};
+    kernels.emplace_back("sht direct synthesis", sht::generate_direct_synthesis(small));
+    kernels.emplace_back("sht direct analysis", sht::generate_direct_analysis(small));
+
+    const shaderc::Compiler shaderc;
+    shaderc::CompileOptions performance;
+    performance.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+    performance.SetOptimizationLevel(shaderc_optimization_level_performance);
+    for (const auto& [name, glsl] : kernels) {
+        SCOPED_TRACE(name);
+        const auto expected = shaderc.CompileGlslToSpv(glsl, shaderc_compute_shader, "test", performance);
+        ASSERT_EQ(expected.GetCompilationStatus(), shaderc_compilation_status_success)
+            << expected.GetErrorMessage();
+        const std::vector<uint32_t> words = vk::compile_compute(glsl, "test");
+        EXPECT_TRUE(words == std::vector<uint32_t>(expected.cbegin(), expected.cend()));
+        std::string why;
+        EXPECT_TRUE(valid_spirv(words, why)) << why;
+    }
 }
 
 TEST(Codegen, PushConstantLayout) {
