@@ -5,6 +5,7 @@
 #include <string>
 
 #include "twiddle/error.hpp"
+#include "vk/memory_types.hpp"
 
 namespace twiddle::dist::detail {
 
@@ -14,18 +15,6 @@ void check(VkResult result, const char* what) {
     if (result == VK_SUCCESS) return;
     throw Error(std::string("dist: ") + what + " failed (VkResult " +
                 std::to_string(static_cast<int>(result)) + ")");
-}
-
-// The first memory type of `bits` with every property of `required`, preferring one that has
-// `preferred` as well.
-uint32_t memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags required,
-                     VkMemoryPropertyFlags preferred) {
-    VkPhysicalDeviceMemoryProperties props;
-    vkGetPhysicalDeviceMemoryProperties(physical, &props);
-    for (VkMemoryPropertyFlags want : {preferred, required})
-        for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
-            if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
-    throw UnsupportedError("dist: the device has no host-visible, host-coherent memory for staging");
 }
 
 }  // namespace
@@ -45,8 +34,13 @@ HostBuffer::HostBuffer(const Context& context, uint64_t bytes) : size_(bytes) {
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = memory_type(context.physical_device(), req.memoryTypeBits, required,
-                                        required | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    VkPhysicalDeviceMemoryProperties memory_properties;
+    vkGetPhysicalDeviceMemoryProperties(context.physical_device(), &memory_properties);
+    const auto type = vk::find_memory_type(memory_properties, req.memoryTypeBits, required,
+                                           required | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    if (!type)
+        throw UnsupportedError("dist: the device has no host-visible, host-coherent memory for staging");
+    alloc.memoryTypeIndex = *type;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     check(vkAllocateMemory(device, &alloc, nullptr, &memory),
           ("vkAllocateMemory of " + std::to_string(req.size) + " bytes of host-visible memory").c_str());

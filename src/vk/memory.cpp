@@ -7,26 +7,10 @@
 
 #include "twiddle/error.hpp"
 #include "vk/check.hpp"
+#include "vk/memory_types.hpp"
 #include "vk/staging.hpp"
 
 namespace twiddle::vk {
-
-namespace {
-
-std::optional<uint32_t> find_type(const VkPhysicalDeviceMemoryProperties& mem, uint32_t allowed,
-                                  VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
-    std::optional<uint32_t> fallback;
-    for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
-        if (!(allowed & (1u << i))) continue;
-        const auto flags = mem.memoryTypes[i].propertyFlags;
-        if ((flags & required) != required) continue;
-        if ((flags & preferred) == preferred) return i;
-        if (!fallback) fallback = i;
-    }
-    return fallback;
-}
-
-}  // namespace
 
 AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBufferUsageFlags usage,
                                 MemoryKind kind) {
@@ -54,7 +38,7 @@ AllocatedBuffer allocate_buffer(const Context::State& s, VkDeviceSize size, VkBu
         preferred = required | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
         break;
     }
-    const auto type = find_type(s.memory, req.memoryTypeBits, required, preferred);
+    const auto type = find_memory_type(s.memory, req.memoryTypeBits, required, preferred);
     if (!type)
         throw UnsupportedError("no suitable Vulkan memory type for a buffer of " + std::to_string(size) +
                                " bytes");
