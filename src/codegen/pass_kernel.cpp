@@ -99,15 +99,19 @@ struct SharedPadding {
 uint64_t access_wavefronts(const std::vector<uint32_t>& words, uint32_t element_bytes, const BankMap& map) {
     const uint32_t lanes = element_bytes == 8 ? 16 : 32, banks = lanes;
     uint64_t total = 0;
-    std::vector<std::vector<uint32_t>> in_bank(banks);
+    // Per bank, the distinct elements the group reaches in it (lanes that reach one element share
+    // its pass). Fixed arrays: the planner generates kernels at every plan, warm ones too.
+    std::array<std::array<uint32_t, 32>, 32> in_bank;
     for (size_t first = 0; first < words.size(); first += lanes) {
-        for (auto& b : in_bank) b.clear();
+        std::array<uint32_t, 32> distinct{};
         uint32_t worst = 0;
         for (size_t t = first; t < std::min(words.size(), first + lanes); ++t) {
             const uint32_t a = map.apply(words[t]);
-            auto& b = in_bank[a % banks];
-            if (std::find(b.begin(), b.end(), a) == b.end()) b.push_back(a);
-            worst = std::max(worst, uint32_t(b.size()));
+            const auto& bank = in_bank[a % banks];
+            uint32_t& n = distinct[a % banks];
+            if (std::find(bank.begin(), bank.begin() + n, a) != bank.begin() + n) continue;
+            in_bank[a % banks][n++] = a;
+            worst = std::max(worst, n);
         }
         total += worst;
     }
@@ -275,6 +279,7 @@ private:
         uint64_t best_wavefronts = wavefronts, best_unfolded = unfolded;
         if (padding_.padded && known)
             for (const BankMap& map : kExchangeMaps) {
+                if (map == kPadMap) continue;  // costed above
                 const double c = cost(map, wavefronts, unfolded);
                 if (c < best_cost && fits(map)) {
                     best = map;
