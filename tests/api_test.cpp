@@ -9,9 +9,12 @@
 #include <random>
 #include <thread>
 
+#include <shaderc/shaderc.hpp>
+
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
 #include "vk/context_state.hpp"
+#include "vk/disk_cache.hpp"
 #include "vk/handles.hpp"
 #include "vk/staging.hpp"
 
@@ -496,6 +499,48 @@ TEST_F(DiskCache, DumpShadersWritesTheGeneratedSource) {
         ++shaders;
     }
     EXPECT_EQ(shaders, 2u);
+}
+
+// Kernels holding a caller's callbacks are compiled at shaderc's whole performance level: the
+// generated kernels' shorter list of passes leaves dead code in such GLSL (this load's unused
+// imaginary product; this store's branches). Every kernel's SPIR-V on disk must be the performance
+// level's words for its source.
+TEST_F(DiskCache, CallersCodeTakesTheWholePerformanceLevel) {
+    const auto dump = dir_ / "dump";
+    ::setenv("TWIDDLE_DUMP_SHADERS", dump.c_str(), 1);
+    {
+        const Context ctx({.cache_dir = dir_});
+        FftCallbacks callbacks;
+        callbacks.load = "return vec2(value.x, 0.0);";
+        callbacks.store = "if (index < 10u) return vec2(0.0); else return value;";
+        const Plan plan(ctx, FftDesc(2048, 2), Options{.max_pass_length = 64}, callbacks);
+        EXPECT_EQ(plan.passes(), 2u);
+    }
+    ::unsetenv("TWIDDLE_DUMP_SHADERS");
+    const shaderc::Compiler compiler;
+    shaderc::CompileOptions performance;
+    performance.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+    performance.SetOptimizationLevel(shaderc_optimization_level_performance);
+    size_t compared = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dump)) {
+        std::ifstream f(e.path());
+        const std::string glsl((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        // The dump is named NAME-KEY12.comp, the SPIR-V KEY.spv.
+        const std::string key12 = e.path().stem().string().substr(e.path().stem().string().size() - 12);
+        std::vector<std::filesystem::path> spv;
+        for (const auto& p : files(".spv"))
+            if (p.filename().string().rfind(key12, 0) == 0) spv.push_back(p);
+        ASSERT_EQ(spv.size(), 1u) << e.path();
+        const auto words = vk::DiskCache(dir_).read(spv[0].filename().string());
+        ASSERT_TRUE(words);
+        const auto expected = compiler.CompileGlslToSpv(glsl, shaderc_compute_shader, "test", performance);
+        ASSERT_EQ(expected.GetCompilationStatus(), shaderc_compilation_status_success);
+        SCOPED_TRACE(e.path().string());
+        ASSERT_EQ(words->size(), size_t(expected.cend() - expected.cbegin()) * 4);
+        EXPECT_EQ(std::memcmp(words->data(), expected.cbegin(), words->size()), 0);
+        ++compared;
+    }
+    EXPECT_EQ(compared, 2u);
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ namespace {
 // is left to the tests too, which validate every kind. Together a third less time per kernel, which
 // a cold plan waits for: the default --plan-time lengths' 11 H200 kernels 899 -> 588 ms on the
 // 2-core build machine (1024 points: 91 -> 59 ms). bench/RESULTS.md (2026-12-05) says how the
-// passes were chosen.
+// passes were chosen. A caller's GLSL (KernelSource::with_caller_code) needs more of them: a store
+// callback returning vec2(value.x, 0.0) leaves dead products without the vector DCE pass.
 void register_passes(spvtools::Optimizer& optimizer) {
     optimizer.RegisterPass(spvtools::CreateStripDebugInfoPass())
         .RegisterPass(spvtools::CreateMergeReturnPass())
@@ -40,20 +41,24 @@ void register_passes(spvtools::Optimizer& optimizer) {
 
 }  // namespace
 
-std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name) {
+std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name,
+                                      KernelSource origin) {
     // One compiler for the process: shaderc compiles on one compiler from any number of threads,
     // and glslang sets up its built-in symbol tables again after the last compiler is released,
     // which took about 100 ms per kernel on the 2-core build machine (bench/RESULTS.md, thirtieth
     // run). It is never destroyed: threads compiling while the process exits (a plan made by a
     // static object's destructor, a detached caller) would otherwise find it gone.
     static const shaderc::Compiler& compiler = *new shaderc::Compiler;
+    const bool generated = origin == KernelSource::generated;
     shaderc::CompileOptions options;
     options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-    options.SetOptimizationLevel(shaderc_optimization_level_zero);
+    options.SetOptimizationLevel(generated ? shaderc_optimization_level_zero
+                                           : shaderc_optimization_level_performance);
     const auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
     if (result.GetCompilationStatus() != shaderc_compilation_status_success)
         throw Error("compiling generated kernel " + name + " failed: " + result.GetErrorMessage());
-    const std::vector<uint32_t> unoptimized(result.cbegin(), result.cend());
+    std::vector<uint32_t> words(result.cbegin(), result.cend());
+    if (!generated) return words;
 
     spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);
     std::string messages;
@@ -64,16 +69,25 @@ std::vector<uint32_t> compile_compute(const std::string& source, const std::stri
     spvtools::OptimizerOptions run_options;
     run_options.set_run_validator(false);
     std::vector<uint32_t> optimized;
-    if (!optimizer.Run(unoptimized.data(), unoptimized.size(), &optimized, run_options))
-        throw Error("optimizing generated kernel " + name + " failed: " + messages);
+    if (!optimizer.Run(words.data(), words.size(), &optimized, run_options))
+        throw Error("optimizing generated kernel " + name + " failed" +
+                    (messages.empty() ? "" : ": " + messages));
     return optimized;
 }
 
 std::string compiler_version() {
     unsigned int version = 0, revision = 0;
     shaderc_get_spv_version(&version, &revision);
-    // The pass list is part of the key: a kernel the tests do not cover may come out differently.
-    return "shaderc spv " + std::to_string(version) + "." + std::to_string(revision) + ", 15 passes";
+    // The generated kernels' passes by name: a kernel the tests do not cover may come out
+    // differently from the performance level, so another list must not find its SPIR-V.
+    static const std::string passes = [] {
+        spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);
+        register_passes(optimizer);
+        std::string names;
+        for (const char* n : optimizer.GetPassNames()) names += std::string(" ") + n;
+        return names;
+    }();
+    return "shaderc spv " + std::to_string(version) + "." + std::to_string(revision) + "; passes" + passes;
 }
 
 }  // namespace twiddle::vk

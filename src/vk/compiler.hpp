@@ -7,13 +7,24 @@
 
 namespace twiddle::vk {
 
-// Compiles a GLSL 450 compute shader to SPIR-V for Vulkan 1.1 (SPIR-V 1.3: what every device
-// twiddle runs on accepts, wrapped ones included), optimized as shaderc's performance level does
-// but not validated (the tests validate every kind of generated kernel). Throws twiddle::Error with
-// the compiler's messages on failure. Safe to call from several threads at once.
-std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name);
+// Where a kernel's GLSL comes from, which decides how it is optimized.
+enum class KernelSource {
+    // twiddle's generators alone: the passes that change such kernels, without the validator
+    // (the tests validate every kind and compare the words with shaderc's performance level).
+    generated,
+    // With a caller's GLSL in it (FftCallbacks' load and store bodies): shaderc's performance
+    // level, all of its passes and the validator, whatever that code holds.
+    with_caller_code,
+};
 
-// Identifies the compiler build, for cache keys.
+// Compiles a GLSL 450 compute shader to SPIR-V for Vulkan 1.1 (SPIR-V 1.3: what every device
+// twiddle runs on accepts, wrapped ones included), optimized as shaderc's performance level
+// optimizes it. Throws twiddle::Error with the compiler's messages on failure. Safe to call from
+// several threads at once.
+std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name,
+                                      KernelSource origin = KernelSource::generated);
+
+// Identifies the compiler build and the generated kernels' passes, for cache keys.
 std::string compiler_version();
 
 }  // namespace twiddle::vk

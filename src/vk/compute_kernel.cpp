@@ -9,7 +9,7 @@
 namespace twiddle::vk {
 
 ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, const std::string& name,
-                             uint32_t bindings, uint32_t push_bytes)
+                             uint32_t bindings, uint32_t push_bytes, KernelSource origin)
     : state_(&state), bindings_(bindings), push_bytes_(push_bytes) {
     const VkDevice device = state.device;
     std::vector<VkDescriptorSetLayoutBinding> b(bindings);
@@ -35,7 +35,7 @@ ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, con
     check(vkCreatePipelineLayout(device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
     layout_ = UniquePipelineLayout(device, layout);
 
-    const std::vector<uint32_t> spirv = state.kernels->spirv(glsl, name);
+    const std::vector<uint32_t> spirv = state.kernels->spirv(glsl, name, origin);
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = spirv.size() * sizeof(uint32_t);
     module_info.pCode = spirv.data();

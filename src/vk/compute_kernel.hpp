@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "vk/compiler.hpp"
 #include "vk/context_state.hpp"
 #include "vk/handles.hpp"
 
@@ -18,9 +19,10 @@ namespace twiddle::vk {
 class ComputeKernel {
 public:
     // Compiles (or loads from the kernel cache) and builds the pipeline. `bindings` storage
-    // buffers at bindings 0..bindings-1; `push_bytes` of push constants.
+    // buffers at bindings 0..bindings-1; `push_bytes` of push constants; `origin`: whether the
+    // GLSL holds a caller's code (see KernelSource).
     ComputeKernel(Context::State& state, const std::string& glsl, const std::string& name, uint32_t bindings,
-                  uint32_t push_bytes);
+                  uint32_t push_bytes, KernelSource origin = KernelSource::generated);
 
     // Binds the pipeline, pushes the buffers and constants, and dispatches `workgroups` groups,
     // laid out over x and y when x alone would exceed the device's limit (kernels compute

@@ -157,7 +157,12 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
                               std::to_string(k.span);
                 const std::string glsl = codegen::fuse_callbacks(codegen::generate_pass_kernel(k), precision,
                                                                  callbacks, first, last);
-                return vk::ComputeKernel(state, glsl, name, bindings, push_bytes);
+                // The load and store bodies are anyone's GLSL (a multiply's product is generated).
+                const bool caller_code = (first && !callbacks.load.empty()) ||
+                                         ((last || k.convolution) && !callbacks.store.empty());
+                return vk::ComputeKernel(
+                    state, glsl, name, bindings, push_bytes,
+                    caller_code ? vk::KernelSource::with_caller_code : vk::KernelSource::generated);
             }));
     }
     p.twiddles = vk::upload_table(*p.state, plan_table(*p.state, p.logical, desc.precision()));

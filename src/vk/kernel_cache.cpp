@@ -61,12 +61,14 @@ std::string KernelCache::device_key() const {
 
 std::string KernelCache::pipeline_cache_name() const { return "pipelines-" + device_key() + ".bin"; }
 
-std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::string& name) {
+std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::string& name,
+                                         KernelSource origin) {
     const std::string key = Hash128()
                                 .add(codegen::kGeneratorVersion)
                                 .add(caps_.device_uuid.data(), caps_.device_uuid.size())
                                 .add(&caps_.driver_version, sizeof caps_.driver_version)
                                 .add(compiler_version())
+                                .add(origin == KernelSource::generated ? "generated" : "with caller code")
                                 .add(glsl)
                                 .hex();
     if (dump_dir_) {
@@ -85,7 +87,7 @@ std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::str
             return words;
         }
     }
-    auto words = compile_compute(glsl, name);
+    auto words = compile_compute(glsl, name, origin);
     disk_.write(file, std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
     std::lock_guard lock(mutex_);
     ++compiled_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "twiddle/caps.hpp"
+#include "vk/compiler.hpp"
 #include "vk/disk_cache.hpp"
 #include "vk/handles.hpp"
 
@@ -25,8 +26,9 @@ public:
     KernelCache(VkDevice device, const DeviceCaps& caps, std::optional<std::filesystem::path> cache_dir,
                 std::optional<std::filesystem::path> dump_dir);
 
-    // SPIR-V for a compute shader: from disk when a valid entry exists, else compiled and stored.
-    std::vector<uint32_t> spirv(const std::string& glsl, const std::string& name);
+    // SPIR-V for a compute shader: from disk when a valid entry exists, else compiled
+    // (compile_compute) and stored.
+    std::vector<uint32_t> spirv(const std::string& glsl, const std::string& name, KernelSource origin);
 
     VkPipelineCache pipeline_cache() const { return pipeline_cache_.get(); }
     // Writes the pipeline cache to disk if it may have grown since it was read.
