@@ -9,7 +9,8 @@
 // Contexts are made outside the timed interval. The drivers' own shader caches are turned off for
 // the process (Mesa's and NVIDIA's, unless the environment sets them), so that neither state hides
 // or adds a compile. One plan of another length runs first: the process's one-time start-up
-// (glslang, the driver's compiler) is reported apart.
+// (glslang, the driver's compiler) is reported apart. Each plan's shaderc and driver times are
+// summed over its kernels, which compile on threads of their own, so they may exceed the plan's.
 #include <unistd.h>
 
 #include <chrono>
@@ -34,12 +35,15 @@ struct PlanTimeRow {
     uint64_t compiled = 0, loaded = 0;  // kernels, by a cold plan and by a warm one
     uint64_t compiled_warm = 0;         // 0 where the warm plans found every kernel on disk
     std::vector<double> cold_ms, warm_ms, context_ms;
+    // Of each plan, summed over its kernels: shaderc's compiles (cold) and the driver's pipelines.
+    std::vector<double> cold_shaderc_ms, cold_driver_ms, warm_driver_ms;
     std::string status = "ok";  // or why no plan was made
 };
 
 struct Timed {
     DeviceCaps caps;
     double plan_ms = 0, context_ms = 0;
+    double shaderc_ms = 0, driver_ms = 0;  // summed over the plan's kernels
     size_t passes = 0;
     uint64_t compiled = 0, loaded = 0;
 };
@@ -63,6 +67,8 @@ Timed make_plan(const FftDesc& desc, const Options& options, const std::filesyst
     t.passes = plan.passes();
     t.compiled = ctx.state()->kernels->compiled();
     t.loaded = ctx.state()->kernels->loaded();
+    t.shaderc_ms = ctx.state()->kernels->compile_ms();
+    t.driver_ms = ctx.state()->kernels->pipeline_ms();
     return t;
 }
 
@@ -149,6 +155,8 @@ void run_plan_time(const BenchArgs& a) {
                 row.passes = t.passes;
                 row.compiled = t.compiled;
                 row.cold_ms.push_back(t.plan_ms);
+                row.cold_shaderc_ms.push_back(t.shaderc_ms);
+                row.cold_driver_ms.push_back(t.driver_ms);
                 row.context_ms.push_back(t.context_ms);
             } catch (const UnsupportedError& e) {
                 row.status = std::string("unsupported: ") + e.what();
@@ -162,11 +170,13 @@ void run_plan_time(const BenchArgs& a) {
             rows[i].loaded = t.loaded;
             rows[i].compiled_warm = std::max(rows[i].compiled_warm, t.compiled);
             rows[i].warm_ms.push_back(t.plan_ms);
+            rows[i].warm_driver_ms.push_back(t.driver_ms);
             rows[i].context_ms.push_back(t.context_ms);
         }
 
-    std::printf("%10s %9s %6s %8s %11s %11s %11s %7s  %s\n", "N", "batch", "passes", "kernels", "cold first",
-                "cold median", "warm median", "loaded", "targets (cold <= 100 ms, warm <= 5 ms)");
+    std::printf("%10s %9s %6s %8s %11s %11s %9s %9s %11s %9s %7s  %s\n", "N", "batch", "passes", "kernels",
+                "cold first", "cold median", "shaderc", "driver", "warm median", "driver", "loaded",
+                "targets (cold <= 100 ms, warm <= 5 ms)");
     for (const PlanTimeRow& row : rows) {
         if (row.status != "ok") {
             std::printf("%10llu %9llu  %s\n", static_cast<unsigned long long>(row.n),
@@ -174,16 +184,20 @@ void run_plan_time(const BenchArgs& a) {
             continue;
         }
         const double cold = median(row.cold_ms), warm = median(row.warm_ms);
-        std::printf("%10llu %9llu %6zu %8llu %8.1f ms %8.1f ms %8.2f ms %7llu  cold %s, warm %s\n",
-                    static_cast<unsigned long long>(row.n), static_cast<unsigned long long>(row.batch),
-                    row.passes, static_cast<unsigned long long>(row.compiled), row.cold_ms[0], cold, warm,
-                    static_cast<unsigned long long>(row.loaded), cold <= 100 ? "met" : "missed",
-                    warm <= 5 ? "met" : "missed");
+        std::printf(
+            "%10llu %9llu %6zu %8llu %8.1f ms %8.1f ms %6.1f ms %6.1f ms %8.2f ms %6.2f ms %7llu  cold %s, "
+            "warm %s\n",
+            static_cast<unsigned long long>(row.n), static_cast<unsigned long long>(row.batch), row.passes,
+            static_cast<unsigned long long>(row.compiled), row.cold_ms[0], cold, median(row.cold_shaderc_ms),
+            median(row.cold_driver_ms), warm, median(row.warm_driver_ms),
+            static_cast<unsigned long long>(row.loaded), cold <= 100 ? "met" : "missed",
+            warm <= 5 ? "met" : "missed");
     }
     if (a.out.empty()) return;
     std::ostringstream csv;
     csv << "library,kind,precision,n,batch,passes,kernels_compiled_cold,kernels_loaded_warm,cold_first_ms,"
-           "cold_median_ms,warm_median_ms,context_median_ms,kernels_compiled_warm,status\n";
+           "cold_median_ms,warm_median_ms,context_median_ms,kernels_compiled_warm,cold_shaderc_median_ms,"
+           "cold_driver_median_ms,warm_driver_median_ms,status\n";
     nlohmann::json cases = nlohmann::json::array();
     const char* kind = a.real ? "r2c" : "c2c";
     const char* prec = a.f64 ? "f64" : "f32";
@@ -192,8 +206,9 @@ void run_plan_time(const BenchArgs& a) {
         csv << "twiddle," << kind << "," << prec << "," << row.n << "," << row.batch << "," << row.passes
             << "," << row.compiled << "," << row.loaded << "," << (ok ? row.cold_ms[0] : 0) << ","
             << (ok ? median(row.cold_ms) : 0) << "," << (ok ? median(row.warm_ms) : 0) << ","
-            << (ok ? median(row.context_ms) : 0) << "," << row.compiled_warm << "," << csv_field(row.status)
-            << "\n";
+            << (ok ? median(row.context_ms) : 0) << "," << row.compiled_warm << ","
+            << (ok ? median(row.cold_shaderc_ms) : 0) << "," << (ok ? median(row.cold_driver_ms) : 0) << ","
+            << (ok ? median(row.warm_driver_ms) : 0) << "," << csv_field(row.status) << "\n";
         cases.push_back({{"kind", kind},
                          {"precision", prec},
                          {"n", row.n},
@@ -207,6 +222,9 @@ void run_plan_time(const BenchArgs& a) {
                          {"cold_median_ms", ok ? median(row.cold_ms) : 0},
                          {"warm_median_ms", ok ? median(row.warm_ms) : 0},
                          {"context_median_ms", ok ? median(row.context_ms) : 0},
+                         {"cold_shaderc_ms", row.cold_shaderc_ms},
+                         {"cold_driver_ms", row.cold_driver_ms},
+                         {"warm_driver_ms", row.warm_driver_ms},
                          {"status", row.status}});
     }
     std::string text = csv.str();

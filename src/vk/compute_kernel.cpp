@@ -1,6 +1,7 @@
 #include "vk/compute_kernel.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "twiddle/error.hpp"
@@ -36,6 +37,7 @@ ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, con
     layout_ = UniquePipelineLayout(device, layout);
 
     const std::vector<uint32_t> spirv = state.kernels->spirv(glsl, name, origin);
+    const auto start = std::chrono::steady_clock::now();
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = spirv.size() * sizeof(uint32_t);
     module_info.pCode = spirv.data();
@@ -54,6 +56,7 @@ ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, con
     check(vkCreateComputePipelines(device, state.kernels->pipeline_cache(), 1, &info, nullptr, &pipeline),
           "vkCreateComputePipelines");
     pipeline_ = UniquePipeline(device, pipeline);
+    state.kernels->add_pipeline_time(std::chrono::steady_clock::now() - start);
 }
 
 void ComputeKernel::dispatch(VkCommandBuffer cmd, std::span<const VkDescriptorBufferInfo> buffers,

@@ -87,7 +87,9 @@ std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::str
             return words;
         }
     }
+    const auto start = std::chrono::steady_clock::now();
     auto words = compile_compute(glsl, name, origin);
+    compile_ns_ += std::chrono::nanoseconds(std::chrono::steady_clock::now() - start).count();
     disk_.write(file, std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
     std::lock_guard lock(mutex_);
     ++compiled_;

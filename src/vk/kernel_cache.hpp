@@ -6,6 +6,7 @@
 #include <vulkan/vulkan.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -41,6 +42,11 @@ public:
     // Kernels compiled and kernels found on disk since creation.
     uint64_t compiled() const { return compiled_.load(); }
     uint64_t loaded() const { return loaded_.load(); }
+    // Milliseconds since creation, summed over kernels (which compile on threads of their own):
+    // compiling SPIR-V (shaderc), and building pipelines (the driver; ComputeKernel adds it).
+    double compile_ms() const { return compile_ns_.load() * 1e-6; }
+    double pipeline_ms() const { return pipeline_ns_.load() * 1e-6; }
+    void add_pipeline_time(std::chrono::nanoseconds t) { pipeline_ns_ += t.count(); }
 
 private:
     std::string pipeline_cache_name() const;
@@ -54,6 +60,8 @@ private:
     bool dirty_ = false;
     std::atomic<uint64_t> compiled_{0};
     std::atomic<uint64_t> loaded_{0};
+    std::atomic<int64_t> compile_ns_{0};
+    std::atomic<int64_t> pipeline_ns_{0};
 };
 
 }  // namespace twiddle::vk

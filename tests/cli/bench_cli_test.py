@@ -170,8 +170,13 @@ class Bench(cli_test_common.CliTest):
             # Warm plans find every kernel on disk and compile none.
             self.assertEqual(r["kernels_loaded_warm"], r["kernels_compiled_cold"], r)
             self.assertEqual(r["kernels_compiled_warm"], "0", r)
-            for key in ("cold_first_ms", "cold_median_ms", "warm_median_ms"):
+            for key in ("cold_first_ms", "cold_median_ms", "warm_median_ms", "cold_shaderc_median_ms",
+                        "cold_driver_median_ms", "warm_driver_median_ms"):
                 self.assertGreater(float(r[key]), 0, f"{key}: {r}")
+            # One kernel's shaderc and driver time lie within its plan's.
+            if r["kernels_compiled_cold"] == "1":
+                self.assertLess(float(r["cold_shaderc_median_ms"]) + float(r["cold_driver_median_ms"]),
+                                float(r["cold_median_ms"]) * 1.5, r)
 
 
 if __name__ == "__main__":
