@@ -107,10 +107,10 @@ uint64_t access_wavefronts(const std::vector<uint32_t>& words, uint32_t element_
         uint32_t worst = 0;
         for (size_t t = first; t < std::min(words.size(), first + lanes); ++t) {
             const uint32_t a = map.apply(words[t]);
-            const auto& bank = in_bank[a % banks];
+            auto& bank = in_bank[a % banks];
             uint32_t& n = distinct[a % banks];
             if (std::find(bank.begin(), bank.begin() + n, a) != bank.begin() + n) continue;
-            in_bank[a % banks][n++] = a;
+            bank[n++] = a;
             worst = std::max(worst, n);
         }
         total += worst;

@@ -1,6 +1,7 @@
 // Kernels from GLSL: SPIR-V compiled once per source and device and kept on disk, plus the
 // driver's VkPipelineCache, also kept on disk. Keys hash the generator version, the device
-// UUID, the driver version and the source.
+// UUID, the driver version, the compiler and its passes (compiler_version), the source, and
+// whether the source holds a caller's code (KernelSource).
 #pragma once
 
 #include <vulkan/vulkan.h>
