@@ -29,6 +29,9 @@ struct Options {
     // subgroups, whose invocations then lie in one subgroup), or needing all of the shared memory;
     // and in multi-pass passes of 512 points or more. For lengths other than powers of two, the
     // most registers of a uniform layout, taking the largest that gives the fewest stages.
+    // Smaller butterflies also make smaller kernels, which a plan without its disk cache compiles
+    // sooner: on the H200 8 brought such plans of 1024, 4096 and 2^20 points from 130-440 ms to
+    // 80-92 ms, and their kernels ran 20-27% slower (bench/RESULTS.md, thirty-third run).
     uint32_t max_radix = 0;
     // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.
