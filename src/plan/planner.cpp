@@ -36,6 +36,14 @@ constexpr uint32_t kMaxRadix = 32;      // largest butterfly the code generator 
 // Invocations a one-pass workgroup aims for when its columns are short. H200: 512 ran N = 8 at
 // 95% of copy against 86% with 256, and matched 256 within noise elsewhere.
 constexpr uint32_t kTargetWorkgroup = 512;
+// One-pass workgroups of 1D complex transforms of up to kShortColumn points (powers of two, f32,
+// those of 32 points, taken whole, apart) aim for kShortWorkgroup invocations instead. H200, GB/s
+// against 512 invocations, alternated twice (bench/RESULTS.md, thirty-third run): 8 4152-4158
+// against 4041-4042, 16 4130-4137 against 3996-4003, 64 4119-4155 against 4028-4035, 128
+// 4124-4126 against 4059-4065, 256 4159-4161 against 4099; 32 lost (2713-2717 against 4021), and
+// so did r2c 256's half transform with its split (2776 against 3278), which keeps 512.
+constexpr uint32_t kShortColumn = 256;
+constexpr uint32_t kShortWorkgroup = 64;
 // One-pass workgroups of lengths other than powers of two that would take at least
 // kLargeMixedWorkgroup invocations aim for kMixedWorkgroup instead. H200, 2^26 points, % of copy
 // with the first fit against about 64: 36 68/79, 100 82/92, 144 94/96, 160 68/80, 200 85/87,
@@ -200,6 +208,8 @@ struct Allow {
     // divide its span: for split fused into it, whose mirrored tiles then load and store runs of
     // kWideColumns / 2 points (H200, r2c 65536: 1465-1485 GB/s against 1370 with 16 columns).
     bool wide_last_tiles = false;
+    // One-pass kernels of short columns aim for kShortWorkgroup invocations (1D c2c only).
+    bool short_workgroups = false;
 };
 
 // Fills in the geometry of a kernel for `radix` points per column, or returns false if no
@@ -254,10 +264,13 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
 
     // Candidate columns per workgroup, best first.
     std::vector<uint32_t> blocks;
+    const bool short_workgroup =
+        allow.short_workgroups && f32 && pow2 && k.radix <= kShortColumn && !whole && !k.rader_prime;
+    const uint32_t target_workgroup = options.workgroup_size ? options.workgroup_size
+                                      : short_workgroup      ? kShortWorkgroup
+                                                             : kTargetWorkgroup;
     if (k.points_contiguous)
-        for (uint32_t b = std::max(1u, (options.workgroup_size ? options.workgroup_size : kTargetWorkgroup) /
-                                           threads_per_column);
-             b >= 1; b /= 2)
+        for (uint32_t b = std::max(1u, target_workgroup / threads_per_column); b >= 1; b /= 2)
             blocks.push_back(b);
     else if (options.columns_per_workgroup)
         blocks.push_back(options.columns_per_workgroup);
@@ -815,6 +828,7 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
     PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
                                                : mixed_passes(n, caps, options, precision, vectorized);
     choice.allow.column_halves = extra.column_halves;
+    choice.allow.short_workgroups = extra.short_workgroups;
     const std::vector<uint32_t>& radices = choice.radices;
     std::vector<Pass> out;
     uint32_t span = 1;
@@ -1438,8 +1452,8 @@ void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& o
 }
 
 // The passes and routes of a complex problem (without its table, which `table` collects).
-// `points_together`: see make_layout; `extra`: Allow's column_halves and wide_last_tiles for
-// the fast transforms' passes.
+// `points_together`: see make_layout; `extra`: Allow's column_halves, wide_last_tiles and
+// short_workgroups for the fast transforms' passes.
 LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Options& options,
                          TwiddleTableBuilder& table, bool points_together = false, Allow extra = {}) {
     // The dims of more than one point, fastest in the output first. Each transform dim is done
@@ -1939,8 +1953,10 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& req
     if (options.strategy == Strategy::portable) options.subgroup_barriers = options.subgroup_shuffles = false;
     if (options.radix != 0) options.max_radix = options.max_pass_length = options.radix;
     TwiddleTableBuilder table;
-    LogicalPlan out = desc.transform() == Transform::c2c ? plan_complex(desc, caps, options, table)
-                                                         : plan_real(desc, caps, options, table);
+    LogicalPlan out = desc.transform() == Transform::c2c
+                          ? plan_complex(desc, caps, options, table, false,
+                                         Allow{.short_workgroups = desc.dims().size() == 1})
+                          : plan_real(desc, caps, options, table);
     const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
     for (const Pass& p : out.passes)
         if (p.workgroups > max_groups)
