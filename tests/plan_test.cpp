@@ -523,15 +523,15 @@ TEST(Planner, Rader) {
 
 // One-pass lengths other than powers of two whose first fit takes 250 invocations or more aim
 // for 64 instead (H200: 100 points at 92% of copy with 60 against 82% with 510); smaller first
-// fits, powers of two and Rader's kernels keep theirs.
+// fits, powers of two (but Planner.ShortWorkgroups's) and Rader's kernels keep theirs.
 TEST(Planner, MixedWorkgroups) {
     auto kernel = [](uint64_t n) { return plan(FftDesc(n, 1000), h200_caps()).passes.front().kernel; };
     EXPECT_EQ(kernel(100).workgroup_size, 60u);  // 6 columns of 10 invocations
     EXPECT_EQ(kernel(1000).workgroup_size, 100u);
     EXPECT_EQ(kernel(1536).workgroup_size, 128u);  // the first fit: 2 columns of 64
     EXPECT_EQ(kernel(400).workgroup_size, 240u);
-    EXPECT_EQ(kernel(64).workgroup_size, 64u);   // a power of two: Planner.ShortWorkgroups
-    EXPECT_EQ(kernel(37).workgroup_size, 255u);  // Rader's
+    EXPECT_EQ(kernel(512).workgroup_size, 256u);  // a power of two: 2 columns of 32 (shared memory)
+    EXPECT_EQ(kernel(37).workgroup_size, 255u);   // Rader's
     // A caller's workgroup size is kept.
     EXPECT_EQ(plan(FftDesc(100, 1000), h200_caps(), Options{.workgroup_size = 512})
                   .passes.front()
@@ -539,24 +539,46 @@ TEST(Planner, MixedWorkgroups) {
               510u);
 }
 
-// One-pass 1D c2c kernels of up to 256 points (powers of two, f32) aim for 64 invocations (H200:
-// 1.5-3.3% faster than 512); 32 points taken whole, longer columns, f64, the half transform of
-// r2c and the rows of 2D keep the planner's other rules, and a caller's workgroup size is kept.
+// One-pass 1D c2c kernels of 8 to 256 points (powers of two, f32, unit strides) aim for 64
+// invocations on GPUs (H200: 1.5-3.3% faster than 512); 32 points taken whole, other lengths, f64,
+// r2c's half transform, 2D rows, strided rows, a caller's radix or workgroup size, convolutions and
+// CPU devices keep the planner's other rules.
 TEST(Planner, ShortWorkgroups) {
-    auto first = [](const FftDesc& d, const Options& o = {}) {
-        return plan(d, h200_caps(), o).passes.front().kernel;
+    auto first = [](const FftDesc& d, const Options& o = {}, const DeviceCaps& caps = h200_caps()) {
+        return plan(d, caps, o).passes.front().kernel;
     };
+    const uint64_t batch = uint64_t(1) << 16;
+    auto strided = [&](uint64_t n) { return FftDesc::guru({{n, 2, 2}}, {{batch, 2 * n, 2 * n}}); };
     for (uint64_t n : {8u, 16u, 64u, 128u, 256u}) {
-        const PassKernel k = first(FftDesc(n, uint64_t(1) << 16));
+        const PassKernel k = first(FftDesc(n, batch));
         EXPECT_EQ(k.workgroup_size, 64u) << n;
         EXPECT_EQ(k.radix, n) << n;  // still one pass
+        // The same problem without the rule, each way: as with a workgroup size of 512.
+        const uint32_t other = first(FftDesc(n, batch), Options{.workgroup_size = 512}).workgroup_size;
+        EXPECT_NE(other, 64u) << n;
+        EXPECT_EQ(
+            first(FftDesc(n, batch), {}, testing::lavapipe_caps()).workgroup_size,
+            first(FftDesc(n, batch), Options{.workgroup_size = 512}, testing::lavapipe_caps()).workgroup_size)
+            << n;
+        EXPECT_EQ(first(strided(n)).workgroup_size,
+                  first(strided(n), Options{.workgroup_size = 512}).workgroup_size)
+            << n;
+        EXPECT_NE(first(FftDesc(n, batch), Options{.max_radix = 16}).workgroup_size, 64u) << n;
+        if (n >= 64) {  // shorter columns are staged, which no convolution kernel takes
+            const LogicalPlan conv = plan_convolution(FftDesc(n, batch), h200_caps(), {});
+            EXPECT_EQ(conv.passes.front().kernel.workgroup_size, other) << n;
+        }
     }
-    EXPECT_EQ(first(FftDesc(32, 1 << 16)).workgroup_size, 128u);  // four columns taken whole
-    EXPECT_EQ(first(FftDesc(512, 1 << 16)).workgroup_size, 256u);
-    EXPECT_EQ(first(FftDesc(64, 1 << 16).with_precision(Precision::f64)).workgroup_size, 256u);
-    EXPECT_EQ(first(FftDesc::r2c(256, 1 << 16)).workgroup_size, 256u);
-    EXPECT_EQ(first(FftDesc::nd({64, 256, 256}, {1, 2})).workgroup_size, 256u);
-    EXPECT_EQ(first(FftDesc(64, 1 << 16), Options{.workgroup_size = 512}).workgroup_size, 512u);
+    for (uint64_t n : {2u, 4u, 32u, 512u})
+        EXPECT_EQ(first(FftDesc(n, batch)).workgroup_size,
+                  first(FftDesc(n, batch), Options{.workgroup_size = 512}).workgroup_size)
+            << n;
+    EXPECT_EQ(first(FftDesc(64, batch).with_precision(Precision::f64)).workgroup_size, 256u);
+    EXPECT_EQ(first(FftDesc::r2c(256, batch)).workgroup_size, 256u);
+    // 64 x 256 x 256: the rows' pass is the last.
+    EXPECT_EQ(plan(FftDesc::nd({64, 256, 256}, {1, 2}), h200_caps()).passes.back().kernel.workgroup_size,
+              256u);
+    EXPECT_EQ(first(FftDesc(64, batch), Options{.workgroup_size = 128}).workgroup_size, 128u);
 }
 
 TEST(Planner, RejectsWhatItCannotDo) {

@@ -36,12 +36,14 @@ constexpr uint32_t kMaxRadix = 32;      // largest butterfly the code generator 
 // Invocations a one-pass workgroup aims for when its columns are short. H200: 512 ran N = 8 at
 // 95% of copy against 86% with 256, and matched 256 within noise elsewhere.
 constexpr uint32_t kTargetWorkgroup = 512;
-// One-pass workgroups of 1D complex transforms of up to kShortColumn points (powers of two, f32,
-// those of 32 points, taken whole, apart) aim for kShortWorkgroup invocations instead. H200, GB/s
+// One-pass workgroups of 1D complex transforms of kShortColumnMin to kShortColumn points (powers of
+// two, f32, those of 32 points, taken whole, apart) aim for kShortWorkgroup invocations instead,
+// where plan_problem allows it (Allow::short_workgroups). H200, GB/s
 // against 512 invocations, alternated twice (bench/RESULTS.md, thirty-third run): 8 4152-4158
 // against 4041-4042, 16 4130-4137 against 3996-4003, 64 4119-4155 against 4028-4035, 128
 // 4124-4126 against 4059-4065, 256 4159-4161 against 4099; 32 lost (2713-2717 against 4021), and
 // so did r2c 256's half transform with its split (2776 against 3278), which keeps 512.
+constexpr uint32_t kShortColumnMin = 8;
 constexpr uint32_t kShortColumn = 256;
 constexpr uint32_t kShortWorkgroup = 64;
 // One-pass workgroups of lengths other than powers of two that would take at least
@@ -208,7 +210,9 @@ struct Allow {
     // divide its span: for split fused into it, whose mirrored tiles then load and store runs of
     // kWideColumns / 2 points (H200, r2c 65536: 1465-1485 GB/s against 1370 with 16 columns).
     bool wide_last_tiles = false;
-    // One-pass kernels of short columns aim for kShortWorkgroup invocations (1D c2c only).
+    // One-pass kernels of short columns aim for kShortWorkgroup invocations: for batches of
+    // unit-stride 1D c2c transforms on GPUs with the default radices, not convolutions'
+    // (plan_problem), as measured.
     bool short_workgroups = false;
 };
 
@@ -264,8 +268,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
 
     // Candidate columns per workgroup, best first.
     std::vector<uint32_t> blocks;
-    const bool short_workgroup =
-        allow.short_workgroups && f32 && pow2 && k.radix <= kShortColumn && !whole && !k.rader_prime;
+    const bool short_workgroup = allow.short_workgroups && f32 && pow2 && k.points_contiguous &&
+                                 k.radix >= kShortColumnMin && k.radix <= kShortColumn && k.radix != 32;
     const uint32_t target_workgroup = options.workgroup_size ? options.workgroup_size
                                       : short_workgroup      ? kShortWorkgroup
                                                              : kTargetWorkgroup;
@@ -1944,19 +1948,26 @@ void alternate_tile_order(LogicalPlan& p) {
                                                              : TileOrder::backward;
 }
 
-}  // namespace
-
-LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& requested) {
+// The plan of `desc`; `measured_shapes`: whether rules measured on one shape of problem alone
+// (Allow::short_workgroups) may apply.
+LogicalPlan plan_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& requested,
+                         bool measured_shapes) {
     check_problem(desc, caps, requested);
     // Strategy::portable uses no subgroup operations at all.
     Options options = requested;
     if (options.strategy == Strategy::portable) options.subgroup_barriers = options.subgroup_shuffles = false;
     if (options.radix != 0) options.max_radix = options.max_pass_length = options.radix;
     TwiddleTableBuilder table;
-    LogicalPlan out = desc.transform() == Transform::c2c
-                          ? plan_complex(desc, caps, options, table, false,
-                                         Allow{.short_workgroups = desc.dims().size() == 1})
-                          : plan_real(desc, caps, options, table);
+    // Short workgroups were measured on a GPU with the default radices, for batches of unit-stride
+    // 1D c2c transforms: on lavapipe 8 and 64 points ran 1.4-1.7 times longer with them.
+    const Dim& last = desc.dims().back();
+    const bool short_workgroups = measured_shapes && caps.type != DeviceType::cpu &&
+                                  desc.transform() == Transform::c2c && desc.dims().size() == 1 &&
+                                  last.in_stride == 1 && last.out_stride == 1 && !options.max_radix;
+    LogicalPlan out =
+        desc.transform() == Transform::c2c
+            ? plan_complex(desc, caps, options, table, false, Allow{.short_workgroups = short_workgroups})
+            : plan_real(desc, caps, options, table);
     const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
     for (const Pass& p : out.passes)
         if (p.workgroups > max_groups)
@@ -1976,13 +1987,19 @@ LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& req
     return out;
 }
 
+}  // namespace
+
+LogicalPlan plan(const FftDesc& desc, const DeviceCaps& caps, const Options& requested) {
+    return plan_problem(desc, caps, requested, true);
+}
+
 LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
     if (desc.transform() != Transform::c2c)
         throw UnsupportedError("plan_convolution: c2c problems only, not " +
                                std::string(to_string(desc.transform())));
     if (!desc.same_layouts())
         throw UnsupportedError("plan_convolution: the input and the output must be laid out alike");
-    LogicalPlan p = plan(desc, caps, options);
+    LogicalPlan p = plan_problem(desc, caps, options, false);  // the product's kernels: not measured
     for (const Pass& pass : p.passes) {
         const PassKernel& k = pass.kernel;
         // Each pass completes its dims, so the inverse may take them in any order.

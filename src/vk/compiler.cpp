@@ -57,7 +57,7 @@ std::vector<uint32_t> compile_compute(const std::string& source, const std::stri
     const auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
     if (result.GetCompilationStatus() != shaderc_compilation_status_success)
         throw Error((generated ? "compiling generated kernel " + name
-                               : "compiling kernel " + name + " with the caller's callback code") +
+                               : "compiling kernel " + name + " with callback code") +
                     " failed: " + result.GetErrorMessage());
     std::vector<uint32_t> words(result.cbegin(), result.cend());
     if (!generated) return words;

@@ -209,7 +209,7 @@ std::vector<Options> variants(const DeviceCaps& caps) {
         out.push_back(o);
     };
     for (uint32_t r : {4u, 8u, 16u, 32u}) with([&](Options& o) { o.max_radix = r; });
-    for (uint32_t w : {64u, 128u, 256u, 1024u}) with([&](Options& o) { o.workgroup_size = w; });
+    for (uint32_t w : {64u, 128u, 256u, 512u, 1024u}) with([&](Options& o) { o.workgroup_size = w; });
     for (uint32_t c : {4u, 8u, 16u, 32u}) with([&](Options& o) { o.columns_per_workgroup = c; });
     for (uint32_t t : {1u, 2u, 4u, 8u}) with([&](Options& o) { o.tiles_per_workgroup = t; });
     with([&](Options& o) { o.max_shared_memory = caps.max_shared_memory_bytes; });
