@@ -38,11 +38,11 @@ constexpr uint32_t kMaxRadix = 32;      // largest butterfly the code generator 
 constexpr uint32_t kTargetWorkgroup = 512;
 // One-pass workgroups of 1D complex transforms of kShortColumnMin to kShortColumn points (powers of
 // two, f32, those of 32 points, taken whole, apart) aim for kShortWorkgroup invocations instead,
-// where plan_problem allows it (Allow::short_workgroups). H200, GB/s
-// against 512 invocations, alternated twice (bench/RESULTS.md, thirty-third run): 8 4152-4158
-// against 4041-4042, 16 4130-4137 against 3996-4003, 64 4119-4155 against 4028-4035, 128
-// 4124-4126 against 4059-4065, 256 4159-4161 against 4099; 32 lost (2713-2717 against 4021), and
-// so did r2c 256's half transform with its split (2776 against 3278), which keeps 512.
+// where plan_problem allows it (Allow::short_workgroups). H200, GB/s against 512 invocations,
+// alternated twice (bench/RESULTS.md, thirty-third run): 8 4152-4158 against 4041-4042, 16
+// 4130-4137 against 3996-4003, 64 4119-4155 against 4028-4035, 128 4124-4126 against 4059-4065,
+// 256 4159-4161 against 4099; 32 lost (2713-2717 against 4021), and so did r2c 256's half
+// transform with its split (2776 against 3278), which keeps 512.
 constexpr uint32_t kShortColumnMin = 8;
 constexpr uint32_t kShortColumn = 256;
 constexpr uint32_t kShortWorkgroup = 64;
