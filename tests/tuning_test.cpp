@@ -8,6 +8,8 @@
 
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
+#include "vk/context_state.hpp"
+#include "vk/tuning.hpp"
 
 namespace twiddle {
 namespace {
@@ -37,13 +39,23 @@ std::vector<PassKernel> kernels(const LogicalPlan& p) {
     return out;
 }
 
-// A line of export_tuning's format with the planner's defaults except max_radix.
-std::string line(const std::string& kind, uint64_t length, uint32_t max_radix) {
+// A line of export_tuning's format with the planner's defaults except max_radix, timed at a batch
+// of 64, with the fingerprints of the plans this version makes for it on `caps` (those of the
+// defaults where the planner refuses max_radix).
+std::string line(const DeviceCaps& caps, const std::string& kind, uint64_t length, uint32_t max_radix) {
+    const FftDesc desc = kind == "c2c" ? FftDesc(length, 64) : FftDesc::r2c(length, 64);
+    const std::string default_key = vk::plan_fingerprint(plan(desc, caps, Options{}));
+    std::string key = default_key;
+    try {
+        key = vk::plan_fingerprint(plan(desc, caps, Options{.max_radix = max_radix}));
+    } catch (const Error&) {
+    }
     return kind + " f32 " + std::to_string(length) +
            " max_pass_length=0 max_radix=" + std::to_string(max_radix) +
            " workgroup_size=0 columns_per_workgroup=0 max_shared_memory=0 tiles_per_workgroup=0 "
            "subgroup_barriers=1 subgroup_shuffles=1 strategy=auto real_path=half_length ms=0.5 default_ms=1 "
-           "batch=64 variants=2\n";
+           "batch=64 variants=2 plan=" +
+           key + " default_plan=" + default_key + "\n";
 }
 
 TEST_F(Tuning, TuneKeepsTheFastestAndPlansTakeIt) {
@@ -78,12 +90,18 @@ TEST_F(Tuning, TuneKeepsTheFastestAndPlansTakeIt) {
     ASSERT_EQ(tuned_choices(next).size(), 1u);
     EXPECT_EQ(tuned_choices(next)[0].options, c.options);
     EXPECT_EQ(tuned_choices(next)[0].variants, c.variants);
+    EXPECT_EQ(tuned_choices(next)[0].plan_key, c.plan_key);
+    EXPECT_EQ(tuned_options(next, desc, Options{}), c.options);
+    // The fingerprints are of the plans timed: the choice's and the defaults' at its batch.
+    const FftDesc timed(64, c.batch);
+    EXPECT_EQ(c.plan_key, vk::plan_fingerprint(plan(timed, ctx.caps(), c.options)));
+    EXPECT_EQ(c.default_plan_key, vk::plan_fingerprint(plan(timed, ctx.caps())));
 }
 
 TEST_F(Tuning, ImportExportAndClear) {
     const Context ctx = context();
     EXPECT_TRUE(tuned_choices(ctx).empty());
-    import_tuning(ctx, "# a comment\n" + line("c2c", 64, 4) + line("r2c", 128, 2));
+    import_tuning(ctx, "# a comment\n" + line(ctx.caps(), "c2c", 64, 4) + line(ctx.caps(), "r2c", 128, 2));
     ASSERT_EQ(tuned_choices(ctx).size(), 2u);
     // Default options take the choice; other options, other lengths and 2D problems do not.
     EXPECT_EQ(Plan(ctx, FftDesc(64, 3)).logical().passes[0].kernel.points_per_thread, 4u);
@@ -95,7 +113,7 @@ TEST_F(Tuning, ImportExportAndClear) {
     EXPECT_EQ(tuned_options(ctx, FftDesc::c2r(128, 2), Options{}).max_radix, 2u);
     EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3).with_precision(Precision::f64), Options{}).max_radix, 0u);
     // A newer import replaces the choice of the same key.
-    import_tuning(ctx, line("c2c", 64, 8));
+    import_tuning(ctx, line(ctx.caps(), "c2c", 64, 8));
     ASSERT_EQ(tuned_choices(ctx).size(), 2u);
     EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 8u);
 
@@ -114,27 +132,57 @@ TEST_F(Tuning, ImportExportAndClear) {
     no_messages(ctx);
 }
 
+// A choice whose fingerprints this version does not make (timed with another version's planner
+// or code generator) is refused by import and, read from disk, listed but not applied.
+TEST_F(Tuning, StaleChoicesAreNotApplied) {
+    const Context ctx = context();
+    auto stale = [](std::string l, const std::string& field) {
+        l.replace(l.find(" " + field + "=") + field.size() + 2, 32, std::string(32, '0'));
+        return l;
+    };
+    const std::string fresh = line(ctx.caps(), "c2c", 64, 4);
+    for (const std::string field : {"plan", "default_plan"}) {
+        EXPECT_THROW(import_tuning(ctx, stale(fresh, field)), Error) << field;
+        EXPECT_TRUE(tuned_choices(ctx).empty()) << field;
+    }
+    import_tuning(ctx, fresh);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
+
+    // The disk as an older version left it: one choice stale, one current.
+    const std::string text = stale(fresh, "plan") + line(ctx.caps(), "c2c", 128, 4);
+    const Context::State& state = *ctx.state();
+    state.kernels->disk().write("tuning-" + state.kernels->device_key() + ".txt",
+                                std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    const Context next = context();
+    ASSERT_EQ(tuned_choices(next).size(), 2u);
+    EXPECT_EQ(tuned_options(next, FftDesc(64, 3), Options{}).max_radix, 0u);
+    EXPECT_EQ(kernels(Plan(next, FftDesc(64, 3)).logical()), kernels(plan(FftDesc(64, 3), next.caps())));
+    EXPECT_EQ(tuned_options(next, FftDesc(128, 3), Options{}).max_radix, 4u);
+    no_messages(ctx);
+}
+
 TEST_F(Tuning, RefusesBadInput) {
     const Context ctx = context();
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 0), Error);
     EXPECT_THROW(tune(ctx, Transform::c2r, Precision::f32, 64), Error);
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 64, {.reps = 0}), Error);
-    import_tuning(ctx, line("c2c", 64, 4));
+    import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
     // A bad line anywhere changes nothing.
-    for (const std::string& bad : std::vector<std::string>{
-             "c2c f32 64 max_radix=x", "c2r f32 64", "c2c f16 64", "c2c f32 0", "c2c f32 64 bogus",
-             line("c2c", 32, 4).substr(0, 40), line("c2c", 32, 4) + "c2c f32 64 strategy=fast"}) {
-        EXPECT_THROW(import_tuning(ctx, line("c2c", 16, 2) + bad), Error) << bad;
+    for (const std::string& bad :
+         std::vector<std::string>{"c2c f32 64 max_radix=x", "c2r f32 64", "c2c f16 64", "c2c f32 0",
+                                  "c2c f32 64 bogus", line(ctx.caps(), "c2c", 32, 4).substr(0, 40),
+                                  line(ctx.caps(), "c2c", 32, 4) + "c2c f32 64 strategy=fast"}) {
+        EXPECT_THROW(import_tuning(ctx, line(ctx.caps(), "c2c", 16, 2) + bad), Error) << bad;
         ASSERT_EQ(tuned_choices(ctx).size(), 1u) << bad;
     }
     // A choice the planner refuses on this device (the direct sum over 65536 points) is refused
     // with the rest of its text.
-    std::string refused = line("c2c", 131072, 0);
+    std::string refused = line(ctx.caps(), "c2c", 131072, 0);
     refused.replace(refused.find("strategy=auto"), 13, "strategy=dft");
-    EXPECT_THROW(import_tuning(ctx, line("c2c", 16, 2) + refused), Error);
+    EXPECT_THROW(import_tuning(ctx, line(ctx.caps(), "c2c", 16, 2) + refused), Error);
     EXPECT_EQ(tuned_choices(ctx).size(), 1u);
     // Windows line ends and blank lines read as the lines they end.
-    std::string crlf = line("c2c", 32, 2);
+    std::string crlf = line(ctx.caps(), "c2c", 32, 2);
     crlf.insert(crlf.size() - 1, "\r");
     import_tuning(ctx, "\n  \n" + crlf);
     EXPECT_EQ(tuned_options(ctx, FftDesc(32, 3), Options{}).max_radix, 2u);

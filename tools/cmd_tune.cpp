@@ -32,14 +32,21 @@ std::string changed(const Options& o) {
     return out.empty() ? "defaults" : out.substr(1);
 }
 
-void print(const std::vector<TunedChoice>& choices) {
+// The choices, one line each; those plans with default options do not take (another version's:
+// TunedChoice::plan_key) are marked.
+void print(const Context& ctx, const std::vector<TunedChoice>& choices) {
     std::printf("%5s %4s %10s %8s %10s %10s %8s  %s\n", "kind", "prec", "N", "variants", "default ms",
                 "tuned ms", "speedup", "options");
-    for (const TunedChoice& c : choices)
-        std::printf("%5s %4s %10llu %8u %10.4f %10.4f %7.3fx  %s\n",
+    for (const TunedChoice& c : choices) {
+        const FftDesc desc = (c.transform == Transform::c2c ? FftDesc(c.length) : FftDesc::r2c(c.length))
+                                 .with_precision(c.precision);
+        const bool applied = tuned_options(ctx, desc, Options{}) == c.options;
+        std::printf("%5s %4s %10llu %8u %10.4f %10.4f %7.3fx  %s%s\n",
                     std::string(to_string(c.transform)).c_str(), std::string(to_string(c.precision)).c_str(),
                     static_cast<unsigned long long>(c.length), c.variants, c.default_ms, c.ms,
-                    c.ms > 0 ? c.default_ms / c.ms : 0.0, changed(c.options).c_str());
+                    c.ms > 0 ? c.default_ms / c.ms : 0.0, changed(c.options).c_str(),
+                    applied ? "" : " (timed with another version's plans: not applied)");
+    }
 }
 
 }  // namespace
@@ -95,8 +102,8 @@ void add_tune_command(CLI::App& app) {
                                  {.values = uint64_t(1) << a->total_log2, .reps = a->reps}));
         }
         std::printf("device: %s\n", ctx.caps().name.c_str());
-        if (!tuned.empty()) print(tuned);
-        if (a->list) print(tuned_choices(ctx));
+        if (!tuned.empty()) print(ctx, tuned);
+        if (a->list) print(ctx, tuned_choices(ctx));
         if (!a->export_to.empty()) {
             const std::string text = export_tuning(ctx);
             write_file_atomic(a->export_to, std::as_bytes(std::span(text.data(), text.size())));

@@ -28,6 +28,11 @@ struct TunedChoice {
     double default_ms = 0;
     uint64_t batch = 0;
     uint32_t variants = 0;
+    // Fingerprints (32 hex digits) of what was timed: the kernels and grids of the plans of
+    // `batch` transforms with `options` and with the defaults. A choice is applied only while this
+    // version plans both alike; another version's planner or code generator makes it stale.
+    std::string plan_key;
+    std::string default_plan_key;
 };
 
 struct TuneOptions {

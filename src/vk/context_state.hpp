@@ -4,6 +4,7 @@
 #include <vulkan/vulkan.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -49,6 +50,8 @@ struct Context::State {
     std::mutex tuning_mutex;
     bool tuning_loaded = false;
     std::vector<TunedChoice> tuning;
+    // Whether a choice (keyed by its line) still plans as it was timed: checked once per context.
+    std::map<std::string, bool> tuning_current;
 
     // Buffer::upload's and download's host-visible buffers (vk/staging.hpp), made on first use.
     std::mutex staging_mutex;

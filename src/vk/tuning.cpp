@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include "codegen/pass_kernel.hpp"
+#include "core/hash.hpp"
 #include "cpu/reference.hpp"
 #include "twiddle/buffer.hpp"
 #include "twiddle/error.hpp"
@@ -41,7 +43,8 @@ std::string to_line(const TunedChoice& c) {
       << " max_shared_memory=" << o.max_shared_memory << " tiles_per_workgroup=" << o.tiles_per_workgroup
       << " subgroup_barriers=" << o.subgroup_barriers << " subgroup_shuffles=" << o.subgroup_shuffles
       << " strategy=" << to_string(o.strategy) << " real_path=" << to_string(o.real_path) << " ms=" << c.ms
-      << " default_ms=" << c.default_ms << " batch=" << c.batch << " variants=" << c.variants;
+      << " default_ms=" << c.default_ms << " batch=" << c.batch << " variants=" << c.variants
+      << " plan=" << c.plan_key << " default_plan=" << c.default_plan_key;
     return s.str();
 }
 
@@ -114,6 +117,14 @@ TunedChoice from_line(const std::string& line) {
     c.default_ms = number("default_ms");
     c.batch = static_cast<uint64_t>(number("batch"));
     c.variants = u32("variants");
+    auto fingerprint = [&](const std::string& name) {
+        std::string v = take(name);
+        if (v.size() != 32 || v.find_first_not_of("0123456789abcdef") != std::string::npos)
+            throw bad(name + " '" + v + "' is not 32 lowercase hex digits");
+        return v;
+    };
+    c.plan_key = fingerprint("plan");
+    c.default_plan_key = fingerprint("default_plan");
     if (!fields.empty()) throw bad("unknown field " + fields.begin()->first);
     return c;
 }
@@ -184,19 +195,40 @@ void remember(Context::State& state, const std::vector<TunedChoice>& choices) {
     save(state);
 }
 
+// The problem tune() times: `batch` forward transforms of `length` points.
+FftDesc timed_problem(Transform transform, Precision precision, uint64_t length, uint64_t batch) {
+    return (transform == Transform::c2c ? FftDesc(length, batch) : FftDesc::r2c(length, batch))
+        .with_precision(precision);
+}
+
+// Whether this version plans a choice's timed problem as it was timed, with its options and with
+// the defaults (TunedChoice::plan_key). Throws Error where the planner refuses its options.
+bool plans_as_timed(const DeviceCaps& caps, const TunedChoice& c) {
+    const FftDesc desc = timed_problem(c.transform, c.precision, c.length, std::max<uint64_t>(1, c.batch));
+    // Each fingerprint generates the plan's kernels (about 0.4-2.7 ms a plan on the build machine).
+    const std::string defaults = vk::plan_fingerprint(plan(desc, caps, Options{}));
+    const std::string chosen =
+        c.options == Options{} ? defaults : vk::plan_fingerprint(plan(desc, caps, c.options));
+    return chosen == c.plan_key && defaults == c.default_plan_key;
+}
+
 // Throws Error if the planner refuses a choice's options for its transform on this device (an
-// import from another device or version), before any choice is kept.
+// import from another device or version), or plans it otherwise than it was timed (another
+// version's), before any choice is kept.
 void check_plannable(const DeviceCaps& caps, const std::vector<TunedChoice>& choices) {
     for (const TunedChoice& c : choices) {
-        const FftDesc desc = (c.transform == Transform::c2c ? FftDesc(c.length) : FftDesc::r2c(c.length))
-                                 .with_precision(c.precision);
+        const std::string what = "tuning: the choice for " + std::string(to_string(c.transform)) + " " +
+                                 std::string(to_string(c.precision)) + " " + std::to_string(c.length);
+        bool current = false;
         try {
-            (void)plan(desc, caps, c.options);
+            current = plans_as_timed(caps, c);
         } catch (const Error& e) {
-            throw Error("tuning: the choice for " + std::string(to_string(c.transform)) + " " +
-                        std::string(to_string(c.precision)) + " " + std::to_string(c.length) +
-                        " does not plan on this device: " + e.what());
+            throw Error(what + " does not plan on this device: " + e.what());
         }
+        if (!current)
+            throw Error(what +
+                        " was timed with plans this version makes otherwise (another version's "
+                        "planner or code generator): tune it again");
     }
 }
 
@@ -250,17 +282,13 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         throw Error("tune: tune the r2c transform of the length; c2r plans take its choice");
     if (options.reps == 0) throw Error("tune: reps must be at least 1");
     const DeviceCaps& caps = context.caps();
-    auto problem = [&](uint64_t count) {
-        return (transform == Transform::c2c ? FftDesc(length, count) : FftDesc::r2c(length, count))
-            .with_precision(precision);
-    };
     // At most what one binding holds.
-    const FftDesc row = problem(1);
+    const FftDesc row = timed_problem(transform, precision, length, 1);
     const uint64_t row_bytes = std::max(row.input_bytes(), row.output_bytes());
     const uint64_t batch = std::max<uint64_t>(
         1,
         std::min(options.values / length, caps.max_storage_buffer_range / std::max<uint64_t>(1, row_bytes)));
-    const FftDesc desc = problem(batch);
+    const FftDesc desc = timed_problem(transform, precision, length, batch);
 
     // The distinct plans among the variants that plan at all; the defaults first.
     std::vector<std::pair<Options, LogicalPlan>> candidates;
@@ -400,6 +428,8 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         }
     }
     best.options = candidates[winner].first;
+    best.plan_key = vk::plan_fingerprint(candidates[winner].second);
+    best.default_plan_key = vk::plan_fingerprint(candidates[0].second);
     remember(*context.state(), {best});
     return best;
 }
@@ -408,9 +438,32 @@ Options vk::tuned_options(Context::State& state, const FftDesc& desc, const Opti
     if (!(options == Options{}) || desc.dims().size() != 1) return options;
     std::lock_guard lock(state.tuning_mutex);
     const TunedChoice key{tuned_kind(desc.transform()), desc.precision(), desc.dims()[0].n};
-    for (const TunedChoice& c : loaded(state))
-        if (same_key(c, key)) return c.options;
+    for (const TunedChoice& c : loaded(state)) {
+        if (!same_key(c, key)) continue;
+        // A choice read from disk may be another version's: passed over where its plans changed.
+        auto [it, first] = state.tuning_current.try_emplace(to_line(c), false);
+        if (first) {
+            try {
+                it->second = plans_as_timed(state.caps, c);
+            } catch (const Error&) {
+                // the planner refuses its options now: passed over
+            }
+        }
+        return it->second ? c.options : options;
+    }
     return options;
+}
+
+std::string vk::plan_fingerprint(const LogicalPlan& plan) {
+    Hash128 h;
+    h.add(codegen::kGeneratorVersion);
+    for (const Pass& pass : plan.passes) {
+        h.add(codegen::generate_pass_kernel(pass.kernel));
+        const uint64_t grid[] = {static_cast<uint64_t>(pass.dim), pass.dim_count, pass.columns, pass.tiles,
+                                 pass.workgroups};
+        h.add(grid, sizeof grid);
+    }
+    return h.hex();
 }
 
 vk::TunedPlan vk::plan_tuned(Context::State& state, const FftDesc& desc, const Options& options) {
@@ -419,7 +472,7 @@ vk::TunedPlan vk::plan_tuned(Context::State& state, const FftDesc& desc, const O
         try {
             return {plan(desc, state.caps, tuned), tuned};
         } catch (const Error&) {
-            // a choice this version's planner refuses: the requested options
+            // a choice the planner refuses for this problem (its batch, say): the requested options
         }
     }
     return {plan(desc, state.caps, options), options};

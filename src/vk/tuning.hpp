@@ -9,6 +9,10 @@
 
 namespace twiddle::vk {
 
+// A fingerprint of what a plan runs (TunedChoice::plan_key): each pass's generated kernel and
+// its grid, 32 hex digits.
+std::string plan_fingerprint(const LogicalPlan& plan);
+
 // As twiddle::tuned_options.
 Options tuned_options(Context::State& state, const FftDesc& desc, const Options& options);
 
