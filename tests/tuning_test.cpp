@@ -8,6 +8,7 @@
 
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
+#include "test_caps.hpp"
 #include "vk/context_state.hpp"
 #include "vk/tuning.hpp"
 
@@ -132,8 +133,20 @@ TEST_F(Tuning, ImportExportAndClear) {
     no_messages(ctx);
 }
 
-// A choice whose fingerprints this version does not make (timed with another version's planner
-// or code generator) is refused by import and, read from disk, listed but not applied.
+// The fingerprint tells apart plans that run differently: other options, another batch.
+TEST_F(Tuning, FingerprintsFollowThePlan) {
+    const DeviceCaps caps = testing::lavapipe_caps();
+    const std::string base = vk::plan_fingerprint(plan(FftDesc(64, 64), caps));
+    EXPECT_EQ(base.size(), 32u);
+    EXPECT_EQ(base, vk::plan_fingerprint(plan(FftDesc(64, 64), caps)));
+    EXPECT_NE(base, vk::plan_fingerprint(plan(FftDesc(64, 64), caps, Options{.max_radix = 4})));
+    EXPECT_NE(base, vk::plan_fingerprint(plan(FftDesc(64, 128), caps)));  // the grid
+    EXPECT_NE(base, vk::plan_fingerprint(plan(FftDesc(128, 64), caps)));
+}
+
+// A choice whose fingerprints this version does not make (timed with another version's planner,
+// code generator or compiler) is refused by import and, read from disk, listed but neither
+// applied nor exported.
 TEST_F(Tuning, StaleChoicesAreNotApplied) {
     const Context ctx = context();
     auto stale = [](std::string l, const std::string& field) {
@@ -145,20 +158,41 @@ TEST_F(Tuning, StaleChoicesAreNotApplied) {
         EXPECT_THROW(import_tuning(ctx, stale(fresh, field)), Error) << field;
         EXPECT_TRUE(tuned_choices(ctx).empty()) << field;
     }
+    // The same options timed at another batch: its plans are not the ones fingerprinted.
+    std::string other_batch = fresh;
+    other_batch.replace(other_batch.find(" batch=64 "), 10, " batch=128 ");
+    EXPECT_THROW(import_tuning(ctx, other_batch), Error);
+    EXPECT_TRUE(tuned_choices(ctx).empty());
     import_tuning(ctx, fresh);
     EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
 
-    // The disk as an older version left it: one choice stale, one current.
-    const std::string text = stale(fresh, "plan") + line(ctx.caps(), "c2c", 128, 4);
+    // The disk as an older version left it: c2c 64 with a stale plan, r2c 128 (which c2r 128
+    // plans take) with stale defaults, c2c 128 current.
+    const std::string current = line(ctx.caps(), "c2c", 128, 4);
+    const std::string text =
+        stale(fresh, "plan") + stale(line(ctx.caps(), "r2c", 128, 4), "default_plan") + current;
     const Context::State& state = *ctx.state();
     state.kernels->disk().write("tuning-" + state.kernels->device_key() + ".txt",
                                 std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     const Context next = context();
-    ASSERT_EQ(tuned_choices(next).size(), 2u);
+    const std::vector<TunedChoice> listed = tuned_choices(next);
+    ASSERT_EQ(listed.size(), 3u);
+    EXPECT_FALSE(tuned_choice_current(next, listed[0]));
+    EXPECT_FALSE(tuned_choice_current(next, listed[1]));
+    EXPECT_TRUE(tuned_choice_current(next, listed[2]));
     EXPECT_EQ(tuned_options(next, FftDesc(64, 3), Options{}).max_radix, 0u);
     EXPECT_EQ(kernels(Plan(next, FftDesc(64, 3)).logical()), kernels(plan(FftDesc(64, 3), next.caps())));
+    EXPECT_EQ(tuned_options(next, FftDesc::r2c(128, 3), Options{}).max_radix, 0u);
+    EXPECT_EQ(tuned_options(next, FftDesc::c2r(128, 3), Options{}).max_radix, 0u);
     EXPECT_EQ(tuned_options(next, FftDesc(128, 3), Options{}).max_radix, 4u);
+    // Export leaves the stale ones out, so that its text imports; a fresh choice of the same key
+    // replaces a stale one and is applied.
+    EXPECT_EQ(export_tuning(next), current);
+    import_tuning(next, export_tuning(next));
+    import_tuning(next, fresh);
+    EXPECT_EQ(tuned_options(next, FftDesc(64, 3), Options{}).max_radix, 4u);
     no_messages(ctx);
+    no_messages(next);
 }
 
 TEST_F(Tuning, RefusesBadInput) {

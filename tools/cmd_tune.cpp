@@ -32,15 +32,13 @@ std::string changed(const Options& o) {
     return out.empty() ? "defaults" : out.substr(1);
 }
 
-// The choices, one line each; those plans with default options do not take (another version's:
-// TunedChoice::plan_key) are marked.
+// The choices, one line each; those that are not applied (tuned_choice_current: timed with
+// another version's plans) are marked.
 void print(const Context& ctx, const std::vector<TunedChoice>& choices) {
     std::printf("%5s %4s %10s %8s %10s %10s %8s  %s\n", "kind", "prec", "N", "variants", "default ms",
                 "tuned ms", "speedup", "options");
     for (const TunedChoice& c : choices) {
-        const FftDesc desc = (c.transform == Transform::c2c ? FftDesc(c.length) : FftDesc::r2c(c.length))
-                                 .with_precision(c.precision);
-        const bool applied = tuned_options(ctx, desc, Options{}) == c.options;
+        const bool applied = tuned_choice_current(ctx, c);
         std::printf("%5s %4s %10llu %8u %10.4f %10.4f %7.3fx  %s%s\n",
                     std::string(to_string(c.transform)).c_str(), std::string(to_string(c.precision)).c_str(),
                     static_cast<unsigned long long>(c.length), c.variants, c.default_ms, c.ms,

@@ -2,7 +2,8 @@
 // transform length on the context's device and keeps the fastest Options, in the context and in
 // its disk cache under a name of the device and driver, so that later contexts on the same
 // device find them. A Plan made with default Options for a 1D problem of that kind, precision and
-// length then takes the tuned ones (whatever the batch).
+// length then takes the tuned ones (whatever the batch), while this version plans the choice as it
+// was timed (TunedChoice::plan_key).
 #pragma once
 
 #include <cstdint>
@@ -28,9 +29,11 @@ struct TunedChoice {
     double default_ms = 0;
     uint64_t batch = 0;
     uint32_t variants = 0;
-    // Fingerprints (32 hex digits) of what was timed: the kernels and grids of the plans of
-    // `batch` transforms with `options` and with the defaults. A choice is applied only while this
-    // version plans both alike; another version's planner or code generator makes it stale.
+    // Fingerprints (32 hex digits) of what was timed: the kernels (as generated, and the compiler
+    // that compiles them), grids, buffers and tables of the plans of `batch` forward transforms
+    // with `options` and with the defaults (an r2c choice's also serve c2r plans, unchecked). A
+    // choice is applied only while this version plans both as they were timed; another version's
+    // planner, code generator or compiler makes it stale.
     std::string plan_key;
     std::string default_plan_key;
 };
@@ -55,16 +58,24 @@ TWIDDLE_API TunedChoice tune(const Context& context, Transform transform, Precis
 
 // The options a plan of `desc` takes when the caller asks for `options`: the tuned ones for a 1D
 // c2c or r2c problem (c2r: those of the r2c of its length) when `options` are the defaults and
-// the context holds a choice for it, else `options`.
+// the context holds a current choice for it (tuned_choice_current), else `options`.
 TWIDDLE_API Options tuned_options(const Context& context, const FftDesc& desc, const Options& options);
 
+// Whether this version plans `choice` as it was timed (its plan_key and default_plan_key) and the
+// planner takes its options on the context's device: only such a choice is applied and exported.
+// The first check of a choice in a context generates its plans' kernels (about 0.3-2.7 ms a plan
+// on the build machine's CPU).
+TWIDDLE_API bool tuned_choice_current(const Context& context, const TunedChoice& choice);
+
 // The choices the context holds: read from its disk cache when first asked, plus those tune()
-// and import_tuning() added since.
+// and import_tuning() added since; stale ones too (tuned_choice_current), until tuned again or
+// cleared. A cache file of a version before the fingerprints is not read.
 TWIDDLE_API std::vector<TunedChoice> tuned_choices(const Context& context);
 
-// The choices as text (one line each), and back: import_tuning adds or replaces the choices of a
-// text export_tuning wrote, in the context and its disk cache. Throws twiddle::Error for a line
-// it cannot read, before changing anything.
+// The current choices as text (one line each; stale ones are left out), and back: import_tuning
+// adds or replaces the choices of a text export_tuning wrote, in the context and its disk cache.
+// Throws twiddle::Error for a line it cannot read, or a choice that is not current here (another
+// device's or version's), before changing anything.
 TWIDDLE_API std::string export_tuning(const Context& context);
 TWIDDLE_API void import_tuning(const Context& context, const std::string& text);
 

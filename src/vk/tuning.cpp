@@ -16,6 +16,7 @@
 #include "twiddle/error.hpp"
 #include "twiddle/plan.hpp"
 #include "twiddle/timer.hpp"
+#include "vk/compiler.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
 #include "vk/tuning.hpp"
@@ -115,7 +116,10 @@ TunedChoice from_line(const std::string& line) {
         throw bad("real_path '" + real + "' is not half_length or full_length");
     c.ms = number("ms");
     c.default_ms = number("default_ms");
-    c.batch = static_cast<uint64_t>(number("batch"));
+    const double batch = number("batch");
+    if (batch < 1 || batch != static_cast<double>(static_cast<uint64_t>(batch)))
+        throw bad("batch is not a count of at least 1");
+    c.batch = static_cast<uint64_t>(batch);
     c.variants = u32("variants");
     auto fingerprint = [&](const std::string& name) {
         std::string v = take(name);
@@ -204,7 +208,7 @@ FftDesc timed_problem(Transform transform, Precision precision, uint64_t length,
 // Whether this version plans a choice's timed problem as it was timed, with its options and with
 // the defaults (TunedChoice::plan_key). Throws Error where the planner refuses its options.
 bool plans_as_timed(const DeviceCaps& caps, const TunedChoice& c) {
-    const FftDesc desc = timed_problem(c.transform, c.precision, c.length, std::max<uint64_t>(1, c.batch));
+    const FftDesc desc = timed_problem(c.transform, c.precision, c.length, c.batch);
     // Each fingerprint generates the plan's kernels (about 0.4-2.7 ms a plan on the build machine).
     const std::string defaults = vk::plan_fingerprint(plan(desc, caps, Options{}));
     const std::string chosen =
@@ -219,17 +223,33 @@ void check_plannable(const DeviceCaps& caps, const std::vector<TunedChoice>& cho
     for (const TunedChoice& c : choices) {
         const std::string what = "tuning: the choice for " + std::string(to_string(c.transform)) + " " +
                                  std::string(to_string(c.precision)) + " " + std::to_string(c.length);
-        bool current = false;
+        bool as_timed = false;
         try {
-            current = plans_as_timed(caps, c);
+            as_timed = plans_as_timed(caps, c);
         } catch (const Error& e) {
             throw Error(what + " does not plan on this device: " + e.what());
         }
-        if (!current)
+        if (!as_timed)
             throw Error(what +
-                        " was timed with plans this version makes otherwise (another version's "
-                        "planner or code generator): tune it again");
+                        " was timed with plans this device and version make otherwise (another device's, "
+                        "or another version's planner, code generator or compiler): tune it again");
     }
+}
+
+// Whether this version plans a choice as it was timed and the planner takes its options (a
+// choice read from disk may be another version's), checked once per context and choice. Caller
+// holds tuning_mutex.
+bool current(Context::State& state, const TunedChoice& c) {
+    const std::string line = to_line(c);
+    if (const auto it = state.tuning_current.find(line); it != state.tuning_current.end()) return it->second;
+    bool yes = false;
+    try {
+        yes = plans_as_timed(state.caps, c);
+    } catch (const Error&) {
+        // the planner refuses its options now
+    }
+    state.tuning_current.emplace(line, yes);
+    return yes;
 }
 
 // The variants tune() times: the defaults first, then one knob changed at a time.
@@ -438,31 +458,35 @@ Options vk::tuned_options(Context::State& state, const FftDesc& desc, const Opti
     if (!(options == Options{}) || desc.dims().size() != 1) return options;
     std::lock_guard lock(state.tuning_mutex);
     const TunedChoice key{tuned_kind(desc.transform()), desc.precision(), desc.dims()[0].n};
-    for (const TunedChoice& c : loaded(state)) {
-        if (!same_key(c, key)) continue;
-        // A choice read from disk may be another version's: passed over where its plans changed.
-        auto [it, first] = state.tuning_current.try_emplace(to_line(c), false);
-        if (first) {
-            try {
-                it->second = plans_as_timed(state.caps, c);
-            } catch (const Error&) {
-                // the planner refuses its options now: passed over
-            }
-        }
-        return it->second ? c.options : options;
-    }
+    for (const TunedChoice& c : loaded(state))
+        if (same_key(c, key)) return current(state, c) ? c.options : options;
     return options;
 }
 
 std::string vk::plan_fingerprint(const LogicalPlan& plan) {
     Hash128 h;
-    h.add(codegen::kGeneratorVersion);
-    for (const Pass& pass : plan.passes) {
-        h.add(codegen::generate_pass_kernel(pass.kernel));
-        const uint64_t grid[] = {static_cast<uint64_t>(pass.dim), pass.dim_count, pass.columns, pass.tiles,
-                                 pass.workgroups};
-        h.add(grid, sizeof grid);
+    // Sizes go before variable-length pieces, so that no two plans hash the same bytes.
+    auto add_text = [&](std::string_view text) {
+        const uint64_t size = text.size();
+        h.add(&size, sizeof size).add(text);
+    };
+    auto add_words = [&](std::initializer_list<uint64_t> words) {
+        for (const uint64_t w : words) h.add(&w, sizeof w);
+    };
+    add_text(codegen::kGeneratorVersion);
+    add_text(vk::compiler_version());  // the same GLSL compiles otherwise under another shaderc
+    add_words({plan.passes.size()});
+    for (size_t i = 0; i < plan.passes.size(); ++i) {
+        const Pass& pass = plan.passes[i];
+        add_text(codegen::generate_pass_kernel(pass.kernel));
+        // Its grid, and the buffers it reads and writes out of place (as tune() times plans).
+        const Route& r = plan.out_of_place[i];
+        add_words({static_cast<uint64_t>(pass.dim), pass.dim_count, pass.columns, pass.tiles, pass.workgroups,
+                   static_cast<uint64_t>(r.src), static_cast<uint64_t>(r.dst), r.src_at, r.dst_at});
     }
+    add_words({plan.scratch_elements_out_of_place, plan.twiddles.size(), plan.spectra.size()});
+    for (const TwiddleEntry& t : plan.twiddles) add_words({t.exponent, t.period});
+    for (const LogicalPlan::SpectrumTable& t : plan.spectra) add_words({t.n, t.m, t.offset, t.generator});
     return h.hex();
 }
 
@@ -488,9 +512,18 @@ std::vector<TunedChoice> tuned_choices(const Context& context) {
     return loaded(state);
 }
 
+bool tuned_choice_current(const Context& context, const TunedChoice& choice) {
+    Context::State& state = *context.state();
+    std::lock_guard lock(state.tuning_mutex);
+    return current(state, choice);
+}
+
 std::string export_tuning(const Context& context) {
+    Context::State& state = *context.state();
+    std::lock_guard lock(state.tuning_mutex);
     std::string text;
-    for (const TunedChoice& c : tuned_choices(context)) text += to_line(c) + "\n";
+    for (const TunedChoice& c : loaded(state))
+        if (current(state, c)) text += to_line(c) + "\n";
     return text;
 }
 
