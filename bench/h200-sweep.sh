@@ -12,6 +12,12 @@ out=${1:?usage: h200-sweep.sh OUTDIR [twiddle bench args]}
 shift
 source bench/h200-env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+# The GPU's clocks and power every 200 ms: cases that meet the 700 W limit run
+# at a lower SM clock for part of their timing (bench/RESULTS.md, thirty-fourth run).
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu \
+  --format=csv -lms 200 > "$out/clocks.csv" 2>&1 &
+sampler=$!
+trap 'kill $sampler 2>/dev/null' EXIT
 .h200/twiddle info > "$out/info.json"
 .h200/twiddle bench --out "$out/twiddle.csv" ${CASES:+--n "$CASES"} ${SHAPES:+--shapes "$SHAPES"} ${REAL:+--real} "$@" | tee "$out/twiddle.txt"
 .h200/cufft_bench --out "$out/cufft.csv" ${CASES:+--cases "$CASES"} ${SHAPES:+--shapes "$SHAPES"} ${REAL:+--r2c} | tee "$out/cufft.txt"
