@@ -209,16 +209,16 @@ FftDesc timed_problem(Transform transform, Precision precision, uint64_t length,
 // the defaults (TunedChoice::plan_key). Throws Error where the planner refuses its options.
 bool plans_as_timed(const DeviceCaps& caps, const TunedChoice& c) {
     const FftDesc desc = timed_problem(c.transform, c.precision, c.length, c.batch);
-    // Each fingerprint generates the plan's kernels (about 0.4-2.7 ms a plan on the build machine).
+    // Each fingerprint generates the plan's kernels (about 0.3-2.7 ms a plan on the build machine).
     const std::string defaults = vk::plan_fingerprint(plan(desc, caps, Options{}));
     const std::string chosen =
         c.options == Options{} ? defaults : vk::plan_fingerprint(plan(desc, caps, c.options));
     return chosen == c.plan_key && defaults == c.default_plan_key;
 }
 
-// Throws Error if the planner refuses a choice's options for its transform on this device (an
-// import from another device or version), or plans it otherwise than it was timed (another
-// version's), before any choice is kept.
+// Throws Error if the planner refuses a choice's options for its transform on this device, or
+// plans it otherwise than it was timed (an import from another device or version), before any
+// choice is kept.
 void check_plannable(const DeviceCaps& caps, const std::vector<TunedChoice>& choices) {
     for (const TunedChoice& c : choices) {
         const std::string what = "tuning: the choice for " + std::string(to_string(c.transform)) + " " +

@@ -9,8 +9,8 @@
 
 namespace twiddle::vk {
 
-// A fingerprint of what a plan runs (TunedChoice::plan_key): each pass's generated kernel and
-// its grid, 32 hex digits.
+// A fingerprint of what a plan runs (TunedChoice::plan_key), 32 hex digits: each pass's generated
+// kernel, grid and out-of-place buffers, the compiler's version, and the plan's tables.
 std::string plan_fingerprint(const LogicalPlan& plan);
 
 // As twiddle::tuned_options.
