@@ -44,11 +44,11 @@ std::vector<PassKernel> kernels(const LogicalPlan& p) {
 // of 64, with the fingerprints of the plans this version makes for it on `caps` (those of the
 // defaults where the planner refuses max_radix).
 std::string line(const DeviceCaps& caps, const std::string& kind, uint64_t length, uint32_t max_radix) {
-    const FftDesc desc = kind == "c2c" ? FftDesc(length, 64) : FftDesc::r2c(length, 64);
-    const std::string default_key = vk::plan_fingerprint(plan(desc, caps, Options{}));
+    const Transform t = kind == "c2c" ? Transform::c2c : Transform::r2c;
+    const std::string default_key = vk::choice_fingerprint(caps, t, Precision::f32, length, 64, Options{});
     std::string key = default_key;
     try {
-        key = vk::plan_fingerprint(plan(desc, caps, Options{.max_radix = max_radix}));
+        key = vk::choice_fingerprint(caps, t, Precision::f32, length, 64, Options{.max_radix = max_radix});
     } catch (const Error&) {
     }
     return kind + " f32 " + std::to_string(length) +
@@ -142,6 +142,11 @@ TEST_F(Tuning, FingerprintsFollowThePlan) {
     EXPECT_NE(base, vk::plan_fingerprint(plan(FftDesc(64, 64), caps, Options{.max_radix = 4})));
     EXPECT_NE(base, vk::plan_fingerprint(plan(FftDesc(64, 128), caps)));  // the grid
     EXPECT_NE(base, vk::plan_fingerprint(plan(FftDesc(128, 64), caps)));
+    // A c2c choice's key is its plan's; an r2c choice's covers the c2r plans that take it too.
+    EXPECT_EQ(base, vk::choice_fingerprint(caps, Transform::c2c, Precision::f32, 64, 64, Options{}));
+    const std::string real = vk::choice_fingerprint(caps, Transform::r2c, Precision::f32, 64, 64, Options{});
+    EXPECT_EQ(real.size(), 32u);
+    EXPECT_NE(real, vk::plan_fingerprint(plan(FftDesc::r2c(64, 64), caps)));
 }
 
 // A choice whose fingerprints this version does not make (timed with another version's planner,
@@ -165,6 +170,16 @@ TEST_F(Tuning, StaleChoicesAreNotApplied) {
     EXPECT_TRUE(tuned_choices(ctx).empty());
     import_tuning(ctx, fresh);
     EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
+    // An r2c choice fingerprinted by its r2c plans alone, as before c2r plans were covered: the
+    // c2r plans that would take it were not checked, so it is refused.
+    std::string r2c_only = line(ctx.caps(), "r2c", 128, 4);
+    const FftDesc r2c_timed = FftDesc::r2c(128, 64);
+    for (const auto& [field, options] : {std::pair{std::string(" plan="), Options{.max_radix = 4}},
+                                         std::pair{std::string(" default_plan="), Options{}}})
+        r2c_only.replace(r2c_only.find(field) + field.size(), 32,
+                         vk::plan_fingerprint(plan(r2c_timed, ctx.caps(), options)));
+    EXPECT_THROW(import_tuning(ctx, r2c_only), Error);
+    EXPECT_EQ(tuned_options(ctx, FftDesc::c2r(128, 3), Options{}).max_radix, 0u);
 
     // The disk as an older version left it: c2c 64 with a stale plan, r2c 128 (which c2r 128
     // plans take) with stale defaults, c2c 128 current.

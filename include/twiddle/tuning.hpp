@@ -31,9 +31,10 @@ struct TunedChoice {
     uint32_t variants = 0;
     // Fingerprints (32 hex digits) of what was timed: the kernels (as generated, and the compiler
     // that compiles them), grids, buffers and tables of the plans of `batch` forward transforms
-    // with `options` and with the defaults (an r2c choice's also serve c2r plans, unchecked). A
-    // choice is applied only while this version plans both as they were timed; another version's
-    // planner, code generator or compiler makes it stale.
+    // with `options` and with the defaults (an r2c choice's also of the c2r plans of its length,
+    // which take it untimed). A choice is applied only while this version plans all of them as
+    // they were when it was timed; another version's planner, code generator or compiler makes it
+    // stale.
     std::string plan_key;
     std::string default_plan_key;
 };

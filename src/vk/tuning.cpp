@@ -208,11 +208,12 @@ FftDesc timed_problem(Transform transform, Precision precision, uint64_t length,
 // Whether this version plans a choice's timed problem as it was timed, with its options and with
 // the defaults (TunedChoice::plan_key). Throws Error where the planner refuses its options.
 bool plans_as_timed(const DeviceCaps& caps, const TunedChoice& c) {
-    const FftDesc desc = timed_problem(c.transform, c.precision, c.length, c.batch);
-    // Each fingerprint generates the plan's kernels (about 0.3-2.7 ms a plan on the build machine).
-    const std::string defaults = vk::plan_fingerprint(plan(desc, caps, Options{}));
-    const std::string chosen =
-        c.options == Options{} ? defaults : vk::plan_fingerprint(plan(desc, caps, c.options));
+    // Each fingerprint generates the plans' kernels (about 0.3-2.7 ms a plan on the build machine).
+    const std::string defaults =
+        vk::choice_fingerprint(caps, c.transform, c.precision, c.length, c.batch, Options{});
+    const std::string chosen = c.options == Options{} ? defaults
+                                                      : vk::choice_fingerprint(caps, c.transform, c.precision,
+                                                                               c.length, c.batch, c.options);
     return chosen == c.plan_key && defaults == c.default_plan_key;
 }
 
@@ -448,8 +449,8 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         }
     }
     best.options = candidates[winner].first;
-    best.plan_key = vk::plan_fingerprint(candidates[winner].second);
-    best.default_plan_key = vk::plan_fingerprint(candidates[0].second);
+    best.plan_key = vk::choice_fingerprint(caps, transform, precision, length, batch, best.options);
+    best.default_plan_key = vk::choice_fingerprint(caps, transform, precision, length, batch, Options{});
     remember(*context.state(), {best});
     return best;
 }
@@ -487,6 +488,24 @@ std::string vk::plan_fingerprint(const LogicalPlan& plan) {
     add_words({plan.scratch_elements_out_of_place, plan.twiddles.size(), plan.spectra.size()});
     for (const TwiddleEntry& t : plan.twiddles) add_words({t.exponent, t.period});
     for (const LogicalPlan::SpectrumTable& t : plan.spectra) add_words({t.n, t.m, t.offset, t.generator});
+    return h.hex();
+}
+
+std::string vk::choice_fingerprint(const DeviceCaps& caps, Transform transform, Precision precision,
+                                   uint64_t length, uint64_t batch, const Options& options) {
+    const std::string timed =
+        plan_fingerprint(plan(timed_problem(transform, precision, length, batch), caps, options));
+    if (transform != Transform::r2c) return timed;
+    // An r2c choice also serves the c2r plans of its length (tuned_kind), untimed: it holds while
+    // this version plans their c2r as it did when the choice was timed, or still refuses it.
+    std::string inverse = "refused";
+    try {
+        inverse =
+            plan_fingerprint(plan(FftDesc::c2r(length, batch).with_precision(precision), caps, options));
+    } catch (const Error&) {
+    }
+    Hash128 h;
+    h.add(timed).add(inverse);
     return h.hex();
 }
 
@@ -530,7 +549,11 @@ std::string export_tuning(const Context& context) {
 void import_tuning(const Context& context, const std::string& text) {
     const std::vector<TunedChoice> choices = parse(text);
     check_plannable(context.caps(), choices);
-    remember(*context.state(), choices);
+    Context::State& state = *context.state();
+    remember(state, choices);
+    // check_plannable found them current: plans need not check them again.
+    std::lock_guard lock(state.tuning_mutex);
+    for (const TunedChoice& c : choices) state.tuning_current.insert_or_assign(to_line(c), true);
 }
 
 void clear_tuning(const Context& context) {
