@@ -226,8 +226,9 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
 
 // Shared indices are padded (a word skipped after every 32) only where that saves more bank
 // conflicts than its index arithmetic costs: the planner's H200 kernels of powers of two and of
-// Rader's 97 (96 points, at strides of 32 words) keep it; those of 1000 and 4095 and of Rader's
-// 401 (strides of 10, 30 and 20 points, few conflicts) go without; 40 and 56 keep it.
+// Rader's 97 (96 points, at strides of 32 words) keep it; 4095's (strides of 30 points, few
+// conflicts) goes without; 40 and 56 keep it. (1000, 3125 and Rader's 401 skew blocks instead:
+// Codegen.MixedRadicesSkewTheirBlocks.)
 TEST(Codegen, SharedIndicesArePaddedWhereThatCutsBankConflicts) {
     auto padded = [](uint64_t n) {
         const LogicalPlan p = plan(FftDesc(n, (uint64_t(1) << 26) / n), testing::h200_caps());
@@ -239,7 +240,32 @@ TEST(Codegen, SharedIndicesArePaddedWhereThatCutsBankConflicts) {
         return with;
     };
     for (uint64_t n : {512u, 1024u, 2048u, 4096u, 8192u, 97u, 40u, 56u}) EXPECT_TRUE(padded(n)) << n;
-    for (uint64_t n : {1000u, 4095u, 401u, 3125u}) EXPECT_FALSE(padded(n)) << n;
+    EXPECT_FALSE(padded(4095)) << 4095;
+}
+
+// In kernels of mixed radices an exchange may also take no map, or skew the blocks of a stage's
+// span: in the H200 kernel of 1000 = 10 x 10 x 10 the first exchange maps nothing and the
+// second, whose writes are runs of 10 at stride 100 (3-way conflicts unmapped), goes through
+// a + 6 (a / 100), its offsets folded; 3125 = 5^5 skews blocks of 125, 400 (Rader's 401) of 20.
+TEST(Codegen, MixedRadicesSkewTheirBlocks) {
+    auto kernel = [](uint64_t n) {
+        const LogicalPlan p = plan(FftDesc(n, (uint64_t(1) << 26) / n), testing::h200_caps());
+        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
+        return codegen::generate_pass_kernel(p.passes.front().kernel);
+    };
+    const std::string k1000 = kernel(1000);
+    EXPECT_NE(k1000.find("uint pb0 = lc * 1000u + o0_0;"), std::string::npos);
+    EXPECT_NE(k1000.find("uint pb3 = ((lc * 1000u + i) + 6u * ((lc * 1000u + i) / 100u));"),
+              std::string::npos);
+    EXPECT_NE(k1000.find("sh0[pb3 + 954u]"), std::string::npos);  // point i + 900: 900 + 6 x 9
+    EXPECT_NE(kernel(3125).find(" / 125u))"), std::string::npos);
+    EXPECT_NE(kernel(401).find(" / 20u))"), std::string::npos);
+    // Powers of two have no such blocks: no mapped base divides.
+    std::istringstream k4096(kernel(4096));
+    for (std::string line; std::getline(k4096, line);)
+        if (line.find("uint pb") != std::string::npos) {
+            EXPECT_EQ(line.find(" / "), std::string::npos) << line;
+        }
 }
 
 // Each exchange takes the map of fewest modeled bank conflicts: in the H200 kernels of c2c 2048

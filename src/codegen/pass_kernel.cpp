@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -34,44 +35,69 @@ constexpr uint32_t kFactoredTwiddleRadix = 32;
 // one-pass kernel), or any of the workgroup's.
 enum class Scope { column, workgroup };
 
-// An additive map of shared-memory indices, a -> a + sum_k shifts[k - 5] * (a >> k) for k = 5..9,
-// that spreads strided accesses over the banks. Being a sum, it distributes over base + offset
-// wherever that sum carries past none of its shifts (folds), so that an exchange pads each base once
-// and its offsets stay constants of the accesses; an XOR swizzle would cost index arithmetic per
-// access. It is increasing, so no two indices meet.
+// An additive map of shared-memory indices, a -> a + sum_k shifts[k - 5] * (a >> k) for k = 5..9
+// + skew * (a / block), that spreads strided accesses over the banks. Being a sum, it distributes
+// over base + offset wherever that sum carries past none of its shifts and blocks (folds), so that
+// an exchange pads each base once and its offsets stay constants of the accesses; an XOR swizzle
+// would cost index arithmetic per access. It is increasing, so no two indices meet. The skew of
+// blocks of a length other than a power of two serves mixed radices: in 1000 = 10 x 10 x 10, the
+// second exchange writes runs of 10 at stride 100 (3-way conflicts), which a + 6 (a / 100) puts
+// in distinct banks.
 struct BankMap {
     std::array<uint32_t, 5> shifts{};
+    uint32_t block = 0;  // 0: no skew
+    uint32_t skew = 0;
 
     uint32_t apply(uint32_t a) const {
         uint32_t r = a;
         for (uint32_t k = 0; k < shifts.size(); ++k) r += shifts[k] * (a >> (k + 5));
+        if (block) r += skew * (a / block);
         return r;
     }
-    bool identity() const { return shifts == std::array<uint32_t, 5>{}; }
+    bool identity() const { return shifts == std::array<uint32_t, 5>{} && block == 0; }
     bool operator==(const BankMap&) const = default;
-    // Whether apply(base + offset) == apply(base) + apply(offset).
-    bool folds(uint32_t base, uint32_t offset) const {
+    // Of a set of bases, the largest remainder each of the map's terms leaves (the low bits under
+    // its shift, or modulo its block), for folds().
+    std::array<uint32_t, 6> largest_remainders(const std::vector<uint32_t>& bases) const {
+        std::array<uint32_t, 6> r{};
+        for (const uint32_t b : bases) {
+            for (uint32_t k = 0; k < shifts.size(); ++k)
+                if (shifts[k]) r[k] = std::max(r[k], b & ((1u << (k + 5)) - 1));
+            if (block) r[5] = std::max(r[5], b % block);
+        }
+        return r;
+    }
+    // Whether apply(base + offset) == apply(base) + apply(offset) for every base of a set, given
+    // its largest_remainders.
+    bool folds(const std::array<uint32_t, 6>& remainders, uint32_t offset) const {
         for (uint32_t k = 0; k < shifts.size(); ++k) {
             const uint32_t mask = (1u << (k + 5)) - 1;
-            if (shifts[k] && (base & mask) + (offset & mask) > mask) return false;
+            if (shifts[k] && remainders[k] + (offset & mask) > mask) return false;
         }
-        return true;
+        return block == 0 || remainders[5] + offset % block < block;
     }
     // GLSL of the map applied to `a`: the kernel's pad() for kPadMap (see below).
     std::string glsl(const std::string& a) const {
         if (identity()) return a;
-        if (shifts == std::array<uint32_t, 5>{1, 0, 0, 0, 0}) return "pad(" + a + ")";
+        if (*this == BankMap{{1, 0, 0, 0, 0}}) return "pad(" + a + ")";
         std::string r = "(" + a + ")";
         for (uint32_t k = 0; k < shifts.size(); ++k)
             if (shifts[k])
                 r += " + " + (shifts[k] > 1 ? std::to_string(shifts[k]) + "u * " : std::string()) + "((" + a +
                      ") >> " + std::to_string(k + 5) + "u)";
+        if (block)
+            r += " + " + (skew > 1 ? std::to_string(skew) + "u * " : std::string()) + "((" + a + ") / " +
+                 std::to_string(block) + "u)";
         return "(" + r + ")";
     }
 };
 
 // pad(): a word after every 32.
 constexpr BankMap kPadMap{{1, 0, 0, 0, 0}};
+// The largest skew (BankMap::skew) an exchange tries: 1 to 8 found the modeled best of every
+// mixed-radix kernel of the H200 sweep and of 40 to 6561 points but 640's (921 wavefronts, 903
+// with 22), at half the generation time of 1 to 31.
+constexpr uint32_t kMaxSkew = 8;
 // The maps an exchange may take, the first of the fewest modeled wavefronts that fits the array
 // (exchange_array_words' room: a word per 16). a + (a >> 6) + 6 (a >> 7) takes the stride-128 runs
 // of 8 (writes of a radix-16 stage after a radix-8 one) and the mirrored runs of 16 (reads of r2c's
@@ -89,6 +115,8 @@ struct SharedPadding {
     bool padded = true;
     uint64_t wavefronts_padded = 0;
     uint64_t wavefronts_plain = 0;
+    // Whether a padded kernel's exchanges took any map but none.
+    bool mapped = false;
     // Warp-wide accesses whose padded index the map computes in full (no fold), where padded.
     uint64_t unfolded = 0;
 };
@@ -138,7 +166,16 @@ public:
           columns_(k.columns_per_workgroup),
           subgroups_(k.subgroup_exchanges),
           pending_(pending),
-          type_(types(k.precision).complex) {}
+          type_(types(k.precision).complex) {
+        // Blocks of a length other than a power of two whose skew an exchange may take: the spans
+        // of the column's stages and, with several columns, the column.
+        uint32_t span = 1;
+        for (const auto& stage : k.stages) {
+            if (span > 1 && !std::has_single_bit(span)) skew_blocks_.push_back(span);
+            span *= stage.radix;
+        }
+        if (columns_ > 1 && !std::has_single_bit(k.radix)) skew_blocks_.push_back(k.radix);
+    }
 
     struct Move {
         std::string value;    // register written (for writes) or assigned (for reads)
@@ -244,14 +281,14 @@ public:
 
 private:
     static bool folds_under(const BankMap& map, const Move& m) {
-        return !m.base.empty() && std::all_of(m.base_values.begin(), m.base_values.end(),
-                                              [&](uint32_t b) { return map.folds(b, m.offset); });
+        return !m.base.empty() && map.folds(map.largest_remainders(m.base_values), m.offset);
     }
 
     // The exchange's map: none in a plain kernel; kPadMap in halves or where a move's words are
-    // not known; else of kExchangeMaps whose words fit the array, the one whose wavefronts plus
-    // 0.65 per warp-wide access that computes the map in full (generate_pass_kernel's weight) are
-    // fewest, kPadMap on a tie. Adds the exchange's cost padded and plain to the kernel's tally.
+    // not known; else of kExchangeMaps (in kernels of mixed radices also none and the skews of
+    // their blocks) whose words fit the array, the one whose wavefronts plus 0.65 per warp-wide
+    // access that computes the map in full (generate_pass_kernel's weight) are fewest, the first
+    // on a tie. Adds the exchange's cost padded and plain to the kernel's tally.
     BankMap choose_map(const std::vector<Move>& writes, const std::vector<Move>& reads) const {
         if (rounds_ == 4) return kPadMap;
         std::vector<const Move*> moves;
@@ -259,15 +296,49 @@ private:
             for (const Move& m : *list) moves.push_back(&m);
         const bool known =
             std::all_of(moves.begin(), moves.end(), [](const Move* m) { return !m->words.empty(); });
-        auto cost = [&](const BankMap& map, uint64_t& wavefronts, uint64_t& unfolded) {
+        // Moves of one base (the same expression over the same invocations), numbered; each
+        // base's largest remainders and wavefronts under the map being costed. Where the map
+        // folds, a move's words are its base's mapped plus a constant, which moves every bank
+        // alike: moves of one base conflict alike, so each base is tallied once.
+        std::vector<uint32_t> base_of(moves.size());
+        std::vector<const Move*> bases;
+        for (size_t i = 0; i < moves.size(); ++i) {
+            const Move* m = moves[i];
+            if (m->base.empty()) continue;
+            auto same = std::find_if(bases.begin(), bases.end(), [&](const Move* b) {
+                return b->base == m->base && b->words.size() == m->words.size();
+            });
+            base_of[i] = static_cast<uint32_t>(same - bases.begin());
+            if (same == bases.end()) bases.push_back(m);
+        }
+        struct BaseCost {
+            std::optional<std::array<uint32_t, 6>> remainders;
+            std::optional<uint64_t> wavefronts;
+        };
+        std::vector<BaseCost> base_costs;
+        // The map's cost, or at least `bound` once it reaches that (for maps that cannot win).
+        auto cost = [&](const BankMap& map, uint64_t& wavefronts, uint64_t& unfolded,
+                        double bound = std::numeric_limits<double>::infinity()) {
             wavefronts = unfolded = 0;
-            for (const Move* m : moves) {
-                wavefronts += access_wavefronts(m->words, element_bytes_, map);
-                if (!folds_under(map, *m) && !m->words.empty()) unfolded += (m->words.size() + 31) / 32;
+            base_costs.assign(bases.size(), BaseCost{});
+            for (size_t i = 0; i < moves.size(); ++i) {
+                const Move* m = moves[i];
+                BaseCost* b = m->base.empty() ? nullptr : &base_costs[base_of[i]];
+                if (b && !b->remainders) b->remainders = map.largest_remainders(m->base_values);
+                if (b && map.folds(*b->remainders, m->offset)) {
+                    if (!b->wavefronts) b->wavefronts = access_wavefronts(m->words, element_bytes_, map);
+                    wavefronts += *b->wavefronts;
+                } else {
+                    wavefronts += access_wavefronts(m->words, element_bytes_, map);
+                    if (!m->words.empty()) unfolded += (m->words.size() + 31) / 32;
+                }
+                if (double(wavefronts) + 0.65 * double(unfolded) >= bound) break;
             }
             return double(wavefronts) + 0.65 * double(unfolded);
         };
+        // (No map fits as a plain kernel does: words of guarded moves may lie beyond the array.)
         auto fits = [&](const BankMap& map) {
+            if (map.identity()) return true;
             for (const Move* m : moves)
                 for (uint32_t a : m->words)
                     if (map.apply(a) >= array_words_) return false;
@@ -277,17 +348,30 @@ private:
         BankMap best = kPadMap;
         double best_cost = cost(kPadMap, wavefronts, unfolded);
         uint64_t best_wavefronts = wavefronts, best_unfolded = unfolded;
-        if (padding_.padded && known)
-            for (const BankMap& map : kExchangeMaps) {
-                if (map == kPadMap) continue;  // costed above
-                const double c = cost(map, wavefronts, unfolded);
-                if (c < best_cost && fits(map)) {
-                    best = map;
-                    best_cost = c;
-                    best_wavefronts = wavefronts;
-                    best_unfolded = unfolded;
-                }
+        auto consider = [&](const BankMap& map) {
+            const double c = cost(map, wavefronts, unfolded, best_cost);
+            if (c < best_cost && fits(map)) {
+                best = map;
+                best_cost = c;
+                best_wavefronts = wavefronts;
+                best_unfolded = unfolded;
             }
+        };
+        if (padding_.padded && known) {
+            for (const BankMap& map : kExchangeMaps)
+                if (map != kPadMap) consider(map);  // kPadMap costed above
+            // Mixed radices: also none, and each block's skews, unless every access already takes
+            // one pass per group of lanes.
+            const uint32_t lanes = element_bytes_ == 8 ? 16 : 32;
+            uint64_t passes = 0;
+            for (const Move* m : moves) passes += (m->words.size() + lanes - 1) / lanes;
+            if (!skew_blocks_.empty() && best_cost > double(passes)) {
+                consider(BankMap{});
+                for (const uint32_t block : skew_blocks_)
+                    for (uint32_t skew = 1; skew <= kMaxSkew; ++skew) consider(BankMap{{}, block, skew});
+            }
+        }
+        if (!best.identity()) padding_.mapped = true;
         padding_.wavefronts_padded += best_wavefronts;
         padding_.unfolded += best_unfolded;
         cost(BankMap{}, wavefronts, unfolded);
@@ -321,6 +405,7 @@ private:
     bool subgroups_;
     std::optional<Scope> pending_;
     std::string type_;
+    std::vector<uint32_t> skew_blocks_;  // BankMap::block values the exchanges may take
 };
 
 // The move `m` at shared address base + offset, the base taking the values `base_values`; the
@@ -1707,10 +1792,11 @@ std::string generate_pass_kernel(const PassKernel& k) {
     // at 0.62 wavefronts saved per such access, 72 and 100 -1% at 0.67 and 0.88; unpadded 3125
     // +17%, 4095 +15%, 6561 +28%, 1000 +2.5%, while 40 -20%, 56 -17%, and 1024, 2048 and 8192
     // -8 to -20%, which the rule keeps padded. Kernels exchanging in halves keep their padding
-    // (their indices pad a remapped address).
+    // (their indices pad a remapped address). A kernel of mixed radices whose exchanges all chose
+    // no map is plain too.
     const double unpadded = double(padding.wavefronts_plain);
     const double padded = double(padding.wavefronts_padded) + 0.65 * double(padding.unfolded);
-    if (k.exchange_rounds < 4 && unpadded < padded) {
+    if (k.exchange_rounds < 4 && (unpadded < padded || !padding.mapped)) {
         SharedPadding plain;
         plain.padded = false;
         glsl = generate_exchange_kernel(k, plain);
