@@ -271,7 +271,7 @@ TEST(Codegen, MixedRadicesSkewTheirBlocks) {
 // Each exchange takes the map of fewest modeled bank conflicts: in the H200 kernels of c2c 2048
 // and r2c 4096 (2048 = 8 x 16 x 16), the second exchange's writes (runs of 8 at stride 128) and
 // r2c's dealt reads go through a + (a >> 6) + 6 (a >> 7), the first exchange through pad(); a kernel
-// without padding maps nothing.
+// without padding maps nothing; multi-pass plans' first passes take a + (a >> 7).
 TEST(Codegen, ExchangesTakeTheMapOfFewestBankConflicts) {
     auto kernel = [](const FftDesc& desc) {
         const LogicalPlan p = plan(desc, testing::h200_caps());
@@ -285,6 +285,14 @@ TEST(Codegen, ExchangesTakeTheMapOfFewestBankConflicts) {
         EXPECT_NE(glsl.find("= pad(lc * 2048u + o0_0)"), std::string::npos);
     }
     EXPECT_EQ(kernel(FftDesc(1000, 1u << 16)).find(">> 6u)"), std::string::npos);
+    // The first exchange of a multi-pass plan's first pass (32768: 256-point columns, 16 a
+    // workgroup) through a + (a >> 7), which leaves it no conflicts (pad(): 640 wavefronts a round
+    // against 256).
+    const LogicalPlan p = plan(FftDesc(32768, 1u << 11), testing::h200_caps());
+    ASSERT_EQ(p.passes.size(), 2u) << p.summary();
+    EXPECT_NE(codegen::generate_pass_kernel(p.passes[0].kernel)
+                  .find("uint pb2 = ((lc * 256u + i) + ((lc * 256u + i) >> 7u));"),
+              std::string::npos);
 }
 
 TEST(Codegen, CopyKernelCompiles) {

@@ -103,9 +103,13 @@ constexpr uint32_t kMaxSkew = 8;
 // of 8 (writes of a radix-16 stage after a radix-8 one) and the mirrored runs of 16 (reads of r2c's
 // split dealt in lanes, PassKernel::split_lanes) to distinct banks, where pad() gives 2-way
 // conflicts: on the H200 c2c 2048 +1.9%, 4096 +1.3%, 131072 +2.3%, r2c 4096 +2.5%, 8192 +2.7%
-// (bench/RESULTS.md, twenty-sixth run).
-constexpr BankMap kExchangeMaps[] = {
-    kPadMap, {{0, 1, 0, 4, 0}}, {{0, 1, 2, 0, 0}}, {{0, 0, 4, 0, 0}}, {{0, 1, 6, 0, 0}}};
+// (bench/RESULTS.md, twenty-sixth run). The last four came from a search over every map of this
+// form with coefficients to 7 on the sweep's kernels (RESULTS.md, 2026-12-05, third session):
+// a + (a >> 7) leaves the first exchange of a multi-pass plan's first pass no conflicts (640
+// wavefronts a round to 256), the others take 64, 128, 512 and r2c 256, 1024 and 16384 closer.
+constexpr BankMap kExchangeMaps[] = {kPadMap,           {{0, 1, 0, 4, 0}}, {{0, 1, 2, 0, 0}},
+                                     {{0, 0, 4, 0, 0}}, {{0, 1, 6, 0, 0}}, {{0, 0, 1, 0, 0}},
+                                     {{2, 0, 0, 0, 0}}, {{1, 1, 0, 0, 0}}, {{0, 0, 1, 6, 0}}};
 
 // Whether a kernel's shared-memory indices are padded (kPadMap, or a map of kExchangeMaps chosen
 // per exchange) or plain, and what its exchanges cost either way: the bank-conflict wavefronts of
@@ -345,10 +349,18 @@ private:
             return true;
         };
         uint64_t wavefronts = 0, unfolded = 0;
-        BankMap best = kPadMap;
-        double best_cost = cost(kPadMap, wavefronts, unfolded);
+        // Mixed radices start from no map, which a tie keeps (no index arithmetic); powers of two
+        // from pad().
+        const bool mixed = !skew_blocks_.empty() && known;
+        BankMap best = mixed ? BankMap{} : kPadMap;
+        double best_cost = cost(best, wavefronts, unfolded);
         uint64_t best_wavefronts = wavefronts, best_unfolded = unfolded;
+        // No map takes fewer than one wavefront per access and group of lanes.
+        const uint32_t lanes = element_bytes_ == 8 ? 16 : 32;
+        uint64_t passes = 0;
+        for (const Move* m : moves) passes += (m->words.size() + lanes - 1) / lanes;
         auto consider = [&](const BankMap& map) {
+            if (best_cost <= double(passes)) return;
             const double c = cost(map, wavefronts, unfolded, best_cost);
             if (c < best_cost && fits(map)) {
                 best = map;
@@ -359,17 +371,11 @@ private:
         };
         if (padding_.padded && known) {
             for (const BankMap& map : kExchangeMaps)
-                if (map != kPadMap) consider(map);  // kPadMap costed above
-            // Mixed radices: also none, and each block's skews, unless every access already takes
-            // one pass per group of lanes.
-            const uint32_t lanes = element_bytes_ == 8 ? 16 : 32;
-            uint64_t passes = 0;
-            for (const Move* m : moves) passes += (m->words.size() + lanes - 1) / lanes;
-            if (!skew_blocks_.empty() && best_cost > double(passes)) {
-                consider(BankMap{});
+                if (map != best) consider(map);
+            // Mixed radices: also each block's skews.
+            if (mixed)
                 for (const uint32_t block : skew_blocks_)
                     for (uint32_t skew = 1; skew <= kMaxSkew; ++skew) consider(BankMap{{}, block, skew});
-            }
         }
         if (!best.identity()) padding_.mapped = true;
         padding_.wavefronts_padded += best_wavefronts;
