@@ -106,7 +106,7 @@ constexpr uint32_t kMaxSkew = 8;
 // (bench/RESULTS.md, twenty-sixth run). The last four came from a search over every map of this
 // form with coefficients to 7 on the sweep's kernels (RESULTS.md, 2026-12-05, third session):
 // a + (a >> 7) leaves the first exchange of a multi-pass plan's first pass no conflicts (640
-// wavefronts a round to 256), the others take 64, 128, 512 and r2c 256, 1024 and 16384 closer.
+// wavefronts a round to 256), the others take 64, 128 and r2c 1536 and 16384 closer.
 constexpr BankMap kExchangeMaps[] = {kPadMap,           {{0, 1, 0, 4, 0}}, {{0, 1, 2, 0, 0}},
                                      {{0, 0, 4, 0, 0}}, {{0, 1, 6, 0, 0}}, {{0, 0, 1, 0, 0}},
                                      {{2, 0, 0, 0, 0}}, {{1, 1, 0, 0, 0}}, {{0, 0, 1, 6, 0}}};
@@ -123,6 +123,17 @@ struct SharedPadding {
     bool mapped = false;
     // Warp-wide accesses whose padded index the map computes in full (no fold), where padded.
     uint64_t unfolded = 0;
+    // Where set, every exchange of a padded kernel takes this map. A kernel whose column
+    // exchanges wait by subgroup needs one map for all of them: under two maps a column's words
+    // in one exchange can be another column's in the next, which only a workgroup wait orders.
+    std::optional<BankMap> kernel_map;
+    // Per map that every exchange could take (fits, words known), its cost summed over the
+    // exchanges, for choosing kernel_map; the maps in the order the exchanges try them.
+    std::vector<std::pair<BankMap, double>> totals;
+    bool totals_valid = true;
+    // The map every exchange took, where they all took one (nullopt: none yet, or several).
+    std::optional<BankMap> one_map;
+    bool several_maps = false;
 };
 
 // Wavefronts of one shared access whose invocation tid reaches element `words[tid]` mapped by
@@ -340,7 +351,8 @@ private:
             }
             return double(wavefronts) + 0.65 * double(unfolded);
         };
-        // (No map fits as a plain kernel does: words of guarded moves may lie beyond the array.)
+        // No map fits whatever the words, as in a plain kernel (guarded moves' words may lie
+        // beyond the array).
         auto fits = [&](const BankMap& map) {
             if (map.identity()) return true;
             for (const Move* m : moves)
@@ -352,13 +364,34 @@ private:
         // Mixed radices start from no map, which a tie keeps (no index arithmetic); powers of two
         // from pad().
         const bool mixed = !skew_blocks_.empty() && known;
-        BankMap best = mixed ? BankMap{} : kPadMap;
+        std::vector<BankMap> candidates{mixed ? BankMap{} : kPadMap};
+        for (const BankMap& map : kExchangeMaps)
+            if (map != candidates.front()) candidates.push_back(map);
+        if (mixed)
+            for (const uint32_t block : skew_blocks_)
+                for (uint32_t skew = 1; skew <= kMaxSkew; ++skew)
+                    candidates.push_back(BankMap{{}, block, skew});
+        if (padding_.kernel_map) candidates = {*padding_.kernel_map};
+        BankMap best = candidates.front();
         double best_cost = cost(best, wavefronts, unfolded);
         uint64_t best_wavefronts = wavefronts, best_unfolded = unfolded;
         // No map takes fewer than one wavefront per access and group of lanes.
         const uint32_t lanes = element_bytes_ == 8 ? 16 : 32;
         uint64_t passes = 0;
         for (const Move* m : moves) passes += (m->words.size() + lanes - 1) / lanes;
+        // A kernel with subgroup waits is generated again with one map (SharedPadding::kernel_map):
+        // the first time its exchanges only cost every candidate in full, for choosing it (the
+        // candidates are the same in each exchange whose words are known).
+        const bool costing_for_kernel_map = padding_.padded && known && subgroups_ && !padding_.kernel_map;
+        if (costing_for_kernel_map) {
+            if (padding_.totals.empty())
+                for (const BankMap& map : candidates) padding_.totals.emplace_back(map, 0.0);
+            for (auto& [map, total] : padding_.totals)
+                total = fits(map) ? total + cost(map, wavefronts, unfolded)
+                                  : std::numeric_limits<double>::infinity();
+        } else if (subgroups_ && !padding_.kernel_map) {
+            padding_.totals_valid = false;
+        }
         auto consider = [&](const BankMap& map) {
             if (best_cost <= double(passes)) return;
             const double c = cost(map, wavefronts, unfolded, best_cost);
@@ -369,15 +402,13 @@ private:
                 best_unfolded = unfolded;
             }
         };
-        if (padding_.padded && known) {
-            for (const BankMap& map : kExchangeMaps)
-                if (map != best) consider(map);
-            // Mixed radices: also each block's skews.
-            if (mixed)
-                for (const uint32_t block : skew_blocks_)
-                    for (uint32_t skew = 1; skew <= kMaxSkew; ++skew) consider(BankMap{{}, block, skew});
-        }
+        if (padding_.padded && known && !costing_for_kernel_map)
+            for (size_t c = 1; c < candidates.size(); ++c) consider(candidates[c]);
         if (!best.identity()) padding_.mapped = true;
+        if (padding_.padded) {
+            if (padding_.one_map && *padding_.one_map != best) padding_.several_maps = true;
+            padding_.one_map = best;
+        }
         padding_.wavefronts_padded += best_wavefronts;
         padding_.unfolded += best_unfolded;
         cost(BankMap{}, wavefronts, unfolded);
@@ -1790,6 +1821,23 @@ std::string generate_pass_kernel(const PassKernel& k) {
     if (k.kind == KernelKind::real) return generate_real_kernel(k);
     SharedPadding padding;
     std::string glsl = generate_exchange_kernel(k, padding);
+    if (k.subgroup_exchanges && k.exchange_rounds < 4) {
+        // One map for every exchange (SharedPadding::kernel_map): the first of the fewest
+        // wavefronts summed over them, or pad() where some exchange's words are not known.
+        SharedPadding one;
+        one.kernel_map = kPadMap;
+        if (padding.totals_valid && !padding.totals.empty()) {
+            const auto best =
+                std::min_element(padding.totals.begin(), padding.totals.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+            if (best->second < std::numeric_limits<double>::infinity()) one.kernel_map = best->first;
+        }
+        // (Unless the first generation took that map throughout already.)
+        if (padding.several_maps || (padding.one_map && *padding.one_map != *one.kernel_map)) {
+            glsl = generate_exchange_kernel(k, one);
+            padding = one;
+        }
+    }
     // Padding spreads strided accesses over the banks but, where pad() cannot fold into a base
     // and a constant, costs index arithmetic per access. The kernel goes without it where its
     // exchanges' wavefronts unpadded are fewer than padded plus 0.65 per warp-wide access that

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Prepared for the next device: the shared-memory maps of 2026-12-05's third session, r2c and 2D
 # (see call3/x.sh), `twiddle-maps` against `twiddle` (ff53166) alternated twice, with control
-# cases whose kernels did not change (r2c 4096, 8192; 1024^2), cuFFT on the same, then both
-# binaries' plan times (a warm plan generates its kernels, and the map search is part of that);
-# also the spherical-harmonic stage, whose row transforms take the generator's kernels.
+# cases whose kernels did not change (r2c 256, 1024, 4096, 8192; 512^2, 1024^2), cuFFT on the
+# same, then both binaries' plan times (a warm plan generates its kernels, and the map search is
+# part of that); also the spherical-harmonic stage, whose row transforms take the generator's
+# kernels.
 set -u
 source bench/h200-env.sh
 R=256,1024,1536,16384,65536,131072,262144,524288,1048576,200,1000,4096,8192
