@@ -8,21 +8,12 @@
 # 10^6: the control), then cuFFT on all of them.
 # call4/x.sh does r2c, 2D and plan times.
 set -u
-source bench/h200-env.sh
+source bench/h200-env.sh  # also save and run
 CHANGED=64,128,32768,65536,131072,262144,524288,1048576,2097152,4194304,8388608,16777216,100,1000,10007,40,56,72,400,401,3125,6561
 CONTROL=256,512,1024,2048,4096,1536,4095,1000000
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 200 > $OUT/clocks.csv 2>&1 &
 SAMPLER=$!
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/gpu.txt 2>&1
-save() { (cd $OUT && tar czf all.tgz.new *.csv *.log times.txt gpu.txt 2>/dev/null; mv all.tgz.new all.tgz); }
-run() {  # name, seconds, binary, args
-  local name=$1 secs=$2 bin=$3; shift 3
-  echo "$(date +%H:%M:%S.%N) start $name" >> $OUT/times.txt
-  timeout $secs .h200/$bin "$@" > $OUT/$name.log 2>&1
-  local rc=$?
-  echo "$(date +%H:%M:%S.%N) end $name rc=$rc" >> $OUT/times.txt
-  save
-}
 for r in 1 2; do
   run old-$r 110 twiddle bench --n $CHANGED,$CONTROL --out $OUT/old-$r.csv
   run new-$r 110 twiddle-maps bench --n $CHANGED,$CONTROL --out $OUT/new-$r.csv

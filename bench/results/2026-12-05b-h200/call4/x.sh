@@ -6,21 +6,12 @@
 # part of that); also the spherical-harmonic stage, whose row transforms take the generator's
 # kernels.
 set -u
-source bench/h200-env.sh
+source bench/h200-env.sh  # also save and run
 R=256,1024,1536,16384,65536,131072,262144,524288,1048576,200,1000,4096,8192
 S=512x512,1024x1024
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 200 > $OUT/clocks.csv 2>&1 &
 SAMPLER=$!
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/gpu.txt 2>&1
-save() { (cd $OUT && tar czf all.tgz.new *.csv *.log times.txt gpu.txt 2>/dev/null; mv all.tgz.new all.tgz); }
-run() {  # name, seconds, binary, args
-  local name=$1 secs=$2 bin=$3; shift 3
-  echo "$(date +%H:%M:%S.%N) start $name" >> $OUT/times.txt
-  timeout $secs .h200/$bin "$@" > $OUT/$name.log 2>&1
-  local rc=$?
-  echo "$(date +%H:%M:%S.%N) end $name rc=$rc" >> $OUT/times.txt
-  save
-}
 for r in 1 2; do
   run old-r2c-$r 60 twiddle bench --real --n $R --out $OUT/old-r2c-$r.csv
   run new-r2c-$r 60 twiddle-maps bench --real --n $R --out $OUT/new-r2c-$r.csv
