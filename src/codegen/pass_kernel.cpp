@@ -351,10 +351,10 @@ private:
             }
             return double(wavefronts) + 0.65 * double(unfolded);
         };
-        // No map fits whatever the words, as in a plain kernel (guarded moves' words may lie
-        // beyond the array).
+        // No map, as in a plain kernel, and pad() fit by construction, whatever the words
+        // (guarded moves' words may lie beyond the array).
         auto fits = [&](const BankMap& map) {
-            if (map.identity()) return true;
+            if (map.identity() || map == kPadMap) return true;
             for (const Move* m : moves)
                 for (uint32_t a : m->words)
                     if (map.apply(a) >= array_words_) return false;
