@@ -225,6 +225,16 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
     EXPECT_GT(checked, 200);
 }
 
+// The GLSL of the H200 preset's one-pass kernel for `desc` (a 1D length: batched to 2^26 values).
+std::string one_pass_h200_kernel(const FftDesc& desc) {
+    const LogicalPlan p = plan(desc, testing::h200_caps());
+    EXPECT_EQ(p.passes.size(), 1u) << p.summary();
+    return codegen::generate_pass_kernel(p.passes.front().kernel);
+}
+std::string one_pass_h200_kernel(uint64_t n) {
+    return one_pass_h200_kernel(FftDesc(n, (uint64_t(1) << 26) / n));
+}
+
 // Shared indices are padded (a word skipped after every 32) only where that saves more bank
 // conflicts than its index arithmetic costs: the planner's H200 kernels of powers of two and of
 // Rader's 97 (96 points, at strides of 32 words) keep it; 4095's (strides of 30 points, few
@@ -232,9 +242,7 @@ TEST(Codegen, SharedMemoryAccessesAreOrdered) {
 // Codegen.MixedRadicesSkewTheirBlocks.)
 TEST(Codegen, SharedIndicesArePaddedWhereThatCutsBankConflicts) {
     auto padded = [](uint64_t n) {
-        const LogicalPlan p = plan(FftDesc(n, (uint64_t(1) << 26) / n), testing::h200_caps());
-        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
-        const std::string glsl = codegen::generate_pass_kernel(p.passes.front().kernel);
+        const std::string glsl = one_pass_h200_kernel(n);
         const bool with = glsl.find("uint pad(uint a) { return a + (a >> 5u); }") != std::string::npos;
         const bool without = glsl.find("uint pad(uint a) { return a; }") != std::string::npos;
         EXPECT_NE(with, without) << n;
@@ -298,20 +306,15 @@ TEST(Codegen, SubgroupSyncedKernelsTakeOneMap) {
 // second, whose writes are runs of 10 at stride 100 (3-way conflicts unmapped), goes through
 // a + 6 (a / 100), its offsets folded; 3125 = 5^5 skews blocks of 125, 400 (Rader's 401) of 20.
 TEST(Codegen, MixedRadicesSkewTheirBlocks) {
-    auto kernel = [](uint64_t n) {
-        const LogicalPlan p = plan(FftDesc(n, (uint64_t(1) << 26) / n), testing::h200_caps());
-        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
-        return codegen::generate_pass_kernel(p.passes.front().kernel);
-    };
-    const std::string k1000 = kernel(1000);
+    const std::string k1000 = one_pass_h200_kernel(1000);
     EXPECT_NE(k1000.find("uint pb0 = lc * 1000u + o0_0;"), std::string::npos);
     EXPECT_NE(k1000.find("uint pb3 = ((lc * 1000u + i) + 6u * ((lc * 1000u + i) / 100u));"),
               std::string::npos);
     EXPECT_NE(k1000.find("sh0[pb3 + 954u]"), std::string::npos);  // point i + 900: 900 + 6 x 9
-    EXPECT_NE(kernel(3125).find(" / 125u))"), std::string::npos);
-    EXPECT_NE(kernel(401).find(" / 20u))"), std::string::npos);
+    EXPECT_NE(one_pass_h200_kernel(3125).find(" / 125u))"), std::string::npos);
+    EXPECT_NE(one_pass_h200_kernel(401).find(" / 20u))"), std::string::npos);
     // Powers of two have no such blocks: no mapped base divides.
-    std::istringstream k4096(kernel(4096));
+    std::istringstream k4096(one_pass_h200_kernel(4096));
     for (std::string line; std::getline(k4096, line);)
         if (line.find("uint pb") != std::string::npos) {
             EXPECT_EQ(line.find(" / "), std::string::npos) << line;
@@ -323,18 +326,13 @@ TEST(Codegen, MixedRadicesSkewTheirBlocks) {
 // r2c's dealt reads go through a + (a >> 6) + 6 (a >> 7), the first exchange through pad(); a kernel
 // without padding maps nothing; multi-pass plans' first passes take a + (a >> 7).
 TEST(Codegen, ExchangesTakeTheMapOfFewestBankConflicts) {
-    auto kernel = [](const FftDesc& desc) {
-        const LogicalPlan p = plan(desc, testing::h200_caps());
-        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
-        return codegen::generate_pass_kernel(p.passes.front().kernel);
-    };
     const std::string stride_map = " >> 6u) + 6u * ((";
     for (const FftDesc& desc : {FftDesc(2048, 1u << 15), FftDesc::r2c(4096, 1u << 14)}) {
-        const std::string glsl = kernel(desc);
+        const std::string glsl = one_pass_h200_kernel(desc);
         EXPECT_NE(glsl.find(stride_map), std::string::npos);
         EXPECT_NE(glsl.find("= pad(lc * 2048u + o0_0)"), std::string::npos);
     }
-    EXPECT_EQ(kernel(FftDesc(1000, 1u << 16)).find(">> 6u)"), std::string::npos);
+    EXPECT_EQ(one_pass_h200_kernel(FftDesc(1000, 1u << 16)).find(">> 6u)"), std::string::npos);
     // The first exchange of a multi-pass plan's first pass (32768: 256-point columns, 16 a
     // workgroup) through a + (a >> 7), which leaves it no conflicts (pad(): 640 wavefronts a round
     // against 256).
