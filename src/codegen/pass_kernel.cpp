@@ -300,10 +300,12 @@ private:
     }
 
     // The exchange's map: none in a plain kernel; kPadMap in halves or where a move's words are
-    // not known; else of kExchangeMaps (in kernels of mixed radices also none and the skews of
-    // their blocks) whose words fit the array, the one whose wavefronts plus 0.65 per warp-wide
-    // access that computes the map in full (generate_pass_kernel's weight) are fewest, the first
-    // on a tie. Adds the exchange's cost padded and plain to the kernel's tally.
+    // not known (none in kernels of mixed radices: Rader's gathers and r2c's mirrored reads, where
+    // pad() costs index arithmetic on every access for no modeled gain); else of kExchangeMaps (in
+    // kernels of mixed radices also none and the skews of their blocks) whose words fit the array,
+    // the one whose wavefronts plus 0.65 per warp-wide access that computes the map in full
+    // (generate_pass_kernel's weight) are fewest, the first on a tie. Adds the exchange's cost
+    // padded and plain to the kernel's tally.
     BankMap choose_map(const std::vector<Move>& writes, const std::vector<Move>& reads) const {
         if (rounds_ == 4) return kPadMap;
         std::vector<const Move*> moves;
@@ -361,9 +363,9 @@ private:
             return true;
         };
         uint64_t wavefronts = 0, unfolded = 0;
-        // Mixed radices start from no map, which a tie keeps (no index arithmetic); powers of two
-        // from pad().
-        const bool mixed = !skew_blocks_.empty() && known;
+        // Mixed radices start from no map, which a tie keeps (no index arithmetic) and exchanges of
+        // unknown words take; powers of two from pad().
+        const bool mixed = !skew_blocks_.empty();
         std::vector<BankMap> candidates{mixed ? BankMap{} : kPadMap};
         for (const BankMap& map : kExchangeMaps)
             if (map != candidates.front()) candidates.push_back(map);
