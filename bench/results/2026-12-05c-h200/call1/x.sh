@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Thirty-sixth run, first call (prepared, not run: no machine started in this session after the
 # thirty-fifth run's calls, and the device time went on the tries). An A/B first: `twiddle-new`
-# (2ef32a6: exchanges of unknown words take no map in kernels of mixed radices, so that Rader's
+# (5d1a30e: exchanges of unknown words take no map in kernels of mixed radices, so that Rader's
 # gathers and the split's mirrored reads compute no pad()) against `twiddle-maps` (683d33a),
 # alternated twice at the lengths whose kernels differ (c2c 101, 401; r2c 100, 200, 1000) and
 # controls (c2c 100, 1000, 40, 56, 1536; r2c 4096). Then less shared memory per workgroup

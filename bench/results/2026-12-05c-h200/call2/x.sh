@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Thirty-sixth run, second call (prepared, not run: no device time left). The whole sweep (c2c,
-# 2D, r2c) of twiddle at 2ef32a6 (`twiddle-new`) and cuFFT, one after the other as
+# 2D, r2c) of twiddle at 5d1a30e (`twiddle-new`) and cuFFT, one after the other as
 # bench/h200-sweep.sh; then `twiddle tune` at lengths still below cuFFT or below 95% of copy, and
 # those lengths again with the tuned choices (this call's disk cache).
 set -u
