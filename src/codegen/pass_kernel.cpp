@@ -301,7 +301,8 @@ private:
 
     // The exchange's map: none in a plain kernel; kPadMap in halves or where a move's words are
     // not known (none in kernels of mixed radices: Rader's gathers and r2c's mirrored reads, where
-    // pad() costs index arithmetic on every access for no modeled gain); else of kExchangeMaps (in
+    // pad() costs index arithmetic on every access for no modeled gain; but a kernel with subgroup
+    // waits then takes kPadMap throughout, SharedPadding::kernel_map); else of kExchangeMaps (in
     // kernels of mixed radices also none and the skews of their blocks) whose words fit the array,
     // the one whose wavefronts plus 0.65 per warp-wide access that computes the map in full
     // (generate_pass_kernel's weight) are fewest, the first on a tie. Adds the exchange's cost
