@@ -822,9 +822,7 @@ TEST_F(GraphTest, SupportQuery) {
     EXPECT_GT(small.workgroup_size, 0u);
     EXPECT_FALSE(small.blocks);
     EXPECT_FALSE(small.summary.empty());
-    // Under automatic, no shuffles where an exchange takes more than one lane swap: 64 points
-    // (8 invocations per transform, lavapipe's subgroup size; stages of 8 and 8) take three.
-    // (Its kernel waits on subgroup barriers: automatic; portable waits on none.)
+    // 256 points' kernel waits on subgroup barriers: automatic; portable waits on none.
     EXPECT_EQ(small.strategy, Strategy::automatic);
     EXPECT_EQ(small.subgroup_stages, 0u);
     EXPECT_EQ(support(ctx, FftDesc(256, 6), Options{.strategy = Strategy::portable}).strategy,
@@ -833,6 +831,8 @@ TEST_F(GraphTest, SupportQuery) {
     EXPECT_EQ(sub.strategy, Strategy::subgroups);
     EXPECT_EQ(sub.subgroup_stages, 1u);
     EXPECT_EQ(sub.subgroup_eligible_stages, 1u);
+    // Under automatic, no shuffles where an exchange takes more than one lane swap: 64 points
+    // (8 invocations per transform, lavapipe's subgroup size; stages of 8 and 8) take three.
     const Support eligible = support(ctx, FftDesc(64, 6));
     EXPECT_EQ(eligible.subgroup_stages, 0u);
     EXPECT_EQ(eligible.subgroup_eligible_stages, 1u);

@@ -101,6 +101,10 @@ Result run_peer(Peer& peer, const BenchCase& c, const CaseData& data, const Benc
                 r.status = "ok";
             }
         }
+    } catch (const UnsupportedError& e) {
+        // A case the library (twiddle included) or the device does not take, as the peers'
+        // own "unsupported: ..." statuses: not a failure of the command.
+        r.status = std::string("unsupported: ") + e.what();
     } catch (const std::exception& e) {
         r.status = std::string("error: ") + e.what();
     }

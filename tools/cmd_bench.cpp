@@ -498,7 +498,7 @@ void add_bench_command(CLI::App& app) {
            "until their speed is steady (a batch as fast as one 100 ms before, within 2%), for at most "
            "as long again")
         ->check(CLI::Range(0.0, 60.0));
-    cmd->add_flag(
+    CLI::Option* compare = cmd->add_flag(
         "--compare", a->compare,
         "Run each case with twiddle, VkFFT (same Vulkan device), cuFFT (same GPU, where the CUDA "
         "runtime and cuFFT load) and FFTW (CPU threads), each gated on its accuracy; default cases: "
@@ -506,17 +506,22 @@ void add_bench_command(CLI::App& app) {
         "to 2^20 (--n, --shapes, --real, --f64, --quick narrow them)");
     cmd->add_option("--plot", a->plot,
                     "With --compare: write the chart of GB/s against N to FILE.svg and FILE.png "
-                    "(default: beside --out)");
-    cmd->add_option("--fftw-threads", a->fftw_threads, "With --compare: FFTW's threads (0: one per core)");
+                    "(default: beside --out)")
+        ->needs(compare);
+    cmd->add_option("--fftw-threads", a->fftw_threads, "With --compare: FFTW's threads (0: one per core)")
+        ->needs(compare);
     cmd->add_flag("--vkfft-lut", a->vkfft_lut,
                   "With --compare: VkFFT with its twiddle tables (useLUT), more accurate than its default "
-                  "sines and cosines computed in the kernels");
-    cmd->add_flag("--plan-time", a->plan_time,
-                  "Time plan creation instead: 1D plans (--n; default 1024, 4096, 65536, 2^20, 1000, 10007), "
-                  "cold (no kernel cache) and warm (disk cache populated, fresh context)");
+                  "sines and cosines computed in the kernels")
+        ->needs(compare);
+    CLI::Option* plan_time = cmd->add_flag(
+        "--plan-time", a->plan_time,
+        "Time plan creation instead: 1D plans (--n; default 1024, 4096, 65536, 2^20, 1000, 10007), "
+        "cold (no kernel cache) and warm (disk cache populated, fresh context)");
     cmd->add_option("--plan-reps", a->plan_reps,
                     "With --plan-time: plans timed per length and state (default 5)")
-        ->check(CLI::Range(1, 1000));
+        ->check(CLI::Range(1, 1000))
+        ->needs(plan_time);
     cmd->add_flag(
         "--mpi", a->mpi,
         "Time distributed 3D (or 2D) transforms instead, on the ranks of mpirun (mpirun -np 2 twiddle "

@@ -87,12 +87,14 @@ class Bench(cli_test_common.CliTest):
         if status == "ok":
             self.assertTrue(0 < rel_l2 <= 5e-7, f"{case} cufft: rel_l2 {rel_l2}")
 
-    def check_charts(self, stem):
+    def check_charts(self, stem, device=None):
         root = ET.parse(stem + ".svg").getroot()
         self.assertTrue(root.tag.endswith("svg"))
         texts = [t.text for t in root.iter() if t.tag.endswith("text")]
         for word in ("twiddle", "vkfft", "fftw", "log2 N", "GB/s (read + written)"):
             self.assertIn(word, texts)
+        if device is not None:  # the title names the device
+            self.assertTrue(any(t and device in t for t in texts), f"no title names {device!r}: {texts}")
         image = decode_png(stem + ".png")
         height, width, _ = image.shape
         self.assertGreater(width, 400)
@@ -125,7 +127,20 @@ class Bench(cli_test_common.CliTest):
             self.assertGreater(case["ratio"], 0)
             self.assertIn(case["best_peer"], ("vkfft", "cufft", "fftw"))
         # The chart lies beside --out.
-        self.check_charts(self.path("compare"))
+        self.check_charts(self.path("compare"), device=doc["device"])
+
+    def test_compare_unsupported_case(self):
+        # The direct sum (--strategy dft) takes lengths up to 65536: twiddle's refusal of 2^17 is
+        # reported as unsupported, as the peers' own refusals are, and does not fail the command.
+        out = self.path("unsupported.json")
+        self.run_ok("--compare", "--strategy", "dft", "--total", "17", "--warmup", "0.05", "--reps", "5",
+                    "--n", "64,131072", "--out", out)
+        with open(out) as f:
+            doc = json.load(f)
+        statuses = {c["shape"]: {r["library"]: r["status"] for r in c["results"]} for c in doc["cases"]}
+        self.assertEqual(statuses["64"]["twiddle"], "ok")
+        self.assertTrue(statuses["131072"]["twiddle"].startswith("unsupported: "), statuses["131072"])
+        self.assertEqual(statuses["131072"]["fftw"], "ok")
 
     def test_compare_real_csv(self):
         out, plot = self.path("real.csv"), self.path("chart")
@@ -177,6 +192,16 @@ class Bench(cli_test_common.CliTest):
             if r["kernels_compiled_cold"] == "1":
                 self.assertLess(float(r["cold_shaderc_median_ms"]) + float(r["cold_driver_median_ms"]),
                                 float(r["cold_median_ms"]) * 1.5, r)
+
+    def test_options_of_another_mode(self):
+        # An option of --compare or --plan-time without its mode is refused in one line, not ignored.
+        for args, needed in ((["--plot", self.path("chart")], "--compare"), (["--vkfft-lut"], "--compare"),
+                             (["--fftw-threads", "2"], "--compare"), (["--plan-reps", "2"], "--plan-time")):
+            run = self.twiddle("bench", "--n", "64", *args)
+            self.assertEqual(run.returncode, 2, (args, run.stdout, run.stderr))
+            self.assertIn(f"requires {needed}", run.stderr)
+            self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
+            self.assertEqual(run.stdout, "", args)
 
 
 if __name__ == "__main__":

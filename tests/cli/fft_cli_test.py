@@ -108,6 +108,15 @@ class Transforms(CliTest):
                     self.check_transform(random_complex64(shape, seed=600 + i).astype(dtype), inverse=i % 2 == 1,
                                          strategy="dft")
 
+    def test_portable_and_subgroups_strategies(self):
+        # Lengths whose transforms lie in one of lavapipe's subgroups (8 lanes; 64 points, 8
+        # invocations) and do not (1024), in both directions, through both exchange strategies.
+        for i, shape in enumerate([(4, 64), (2, 1024), (3, 8)]):
+            for strategy in ("portable", "subgroups"):
+                with self.subTest(shape=shape, strategy=strategy):
+                    self.check_transform(random_complex64(shape, seed=700 + i), inverse=i % 2 == 1,
+                                         strategy=strategy)
+
     def test_complex128_in_f64(self):
         for i, shape in enumerate([(1,), (2, 8), (3, 1024), (2, 3, 64), (1, 65536)]):
             x = random_complex64(shape, seed=300 + i).astype(np.complex128)
@@ -336,6 +345,20 @@ class Info(CliTest):
         for p in plan["passes"]:
             self.assertIn("vectorized", p)
             self.assertIn("batch_dims", p)
+
+    def test_strategy_in_support(self):
+        # 64 points (8 invocations, lavapipe's subgroup size) has one exchange that subgroup
+        # shuffles can take: under subgroups it does; under auto it stays eligible (more than one
+        # lane swap) and the kernel waits on subgroup barriers; under portable nothing uses subgroups.
+        for strategy, expected, stages in (("subgroups", "subgroups", 1), ("auto", "auto", 0),
+                                           ("portable", "portable", 0)):
+            run = self.twiddle("info", "--n", "64", "--strategy", strategy)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            support = json.loads(run.stdout)["support"]
+            self.assertTrue(support["supported"], support)
+            self.assertEqual(support["strategy"], expected, strategy)
+            self.assertEqual(support["subgroup_stages"], stages, strategy)
+            self.assertEqual(support["subgroup_eligible_stages"], 1, strategy)
 
     def test_shape_and_axes(self):
         plan = self.info("--shape", "8x6x4", "--axes", "0,-1")
