@@ -9,11 +9,20 @@ for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulka
 done
 export TWIDDLE_CACHE_DIR=/tmp/twiddle-cache
 
-# For the per-call scripts under results/ (bash): save tars $OUT's CSVs, logs and notes into
-# $OUT/all.tgz (only a few files of $OUT come back, so everything travels in it); run NAME SECONDS
+# For the per-call scripts under results/ (bash): only 8 files of $OUT come back. pack_out (call
+# it first) has the script write into a local folder instead, and save tars the CSVs, logs,
+# tables and notes there into all.tgz and copies that one file to the real $OUT. run NAME SECONDS
 # BINARY ARGS... runs .h200/BINARY under a time limit with its output in $OUT/NAME.log, notes its
 # start and end in $OUT/times.txt, and saves.
-save() { (cd "$OUT" && tar czf all.tgz.new *.csv *.log times.txt gpu.txt 2>/dev/null; mv all.tgz.new all.tgz); }
+RETURNED_OUT=${OUT:-}
+pack_out() {
+  OUT=/tmp/twiddle-out
+  rm -rf "$OUT" && mkdir -p "$OUT"
+}
+save() {
+  (cd "$OUT" && tar czf all.tgz.new *.csv *.log *.md times.txt gpu.txt 2>/dev/null; mv all.tgz.new all.tgz
+   cp all.tgz "$RETURNED_OUT/all.tgz.new" && mv "$RETURNED_OUT/all.tgz.new" "$RETURNED_OUT/all.tgz")
+}
 run() {
   local name=$1 secs=$2 bin=$3; shift 3
   echo "$(date +%H:%M:%S.%N) start $name" >> "$OUT/times.txt"

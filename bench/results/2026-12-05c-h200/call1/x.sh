@@ -8,7 +8,8 @@
 # (`--shared`: one component per exchange round, more workgroups per multiprocessor) at 1000,
 # 100, 40, 56 and 1536. About 130 s; call2 has the whole sweep with cuFFT and the tuner.
 set -u
-source bench/h200-env.sh  # also save and run
+source bench/h200-env.sh  # also pack_out, save and run
+pack_out
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 200 > $OUT/clocks.csv 2>&1 &
 SAMPLER=$!
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/gpu.txt 2>&1
@@ -24,4 +25,5 @@ kill $SAMPLER
 save
 cat $OUT/times.txt | sed 's/\.[0-9]* / /'
 for f in $OUT/ab-*.csv $OUT/shared*.csv; do echo "$(basename $f .csv) $(grep '^twiddle' $f | cut -d, -f2,6 | tr '\n' ' ')"; done
+save
 save

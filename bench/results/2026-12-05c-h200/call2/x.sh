@@ -4,7 +4,8 @@
 # bench/h200-sweep.sh; then `twiddle tune` at lengths still below cuFFT or below 95% of copy, and
 # those lengths again with the tuned choices (this call's disk cache).
 set -u
-source bench/h200-env.sh  # also save and run
+source bench/h200-env.sh  # also pack_out, save and run
+pack_out
 ALL=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576,2097152,4194304,8388608,16777216,100,1000,1536,4095,10007,1000000
 S=256x256,512x512,1024x1024,2048x2048,4096x4096
 R=256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576
@@ -31,3 +32,4 @@ python3 bench/compare.py $OUT/sweep-2d.csv $OUT/cufft-2d.csv > $OUT/compare-2d.m
 python3 bench/compare.py $OUT/sweep-r2c.csv $OUT/cufft-r2c.csv > $OUT/compare-r2c.md 2>&1; grep "^| [0-9]" $OUT/compare-r2c.md | cut -d'|' -f2,4,5,6,8
 grep -hv '^tuning\|^device' $OUT/tune.log $OUT/tune-r2c.log | cut -c1-120
 for f in $OUT/tuned*.csv; do echo "$(basename $f .csv) $(grep '^twiddle' $f | cut -d, -f2,6 | tr '\n' ' ')"; done
+save
