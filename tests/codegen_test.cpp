@@ -387,6 +387,9 @@ TEST(Compiler, SameSpirvAsShadercsPerformanceLevel) {
                  Options{.max_pass_length = 64, .max_radix = 16, .tiles_per_workgroup = 3});
         for (Strategy strategy : {Strategy::portable, Strategy::subgroups, Strategy::dft})
             add_plan(FftDesc(512, 4), caps, Options{.strategy = strategy});
+        // Shuffles in columns that span several subgroups, with remaps through shared memory.
+        add_plan(FftDesc(4096, 4), caps,
+                 Options{.max_radix = caps.subgroup_size < 32 ? 8u : 0u, .strategy = Strategy::subgroups});
         add_plan(FftDesc(256, 4), caps, Options{.radix = 2});
     }
     // Callbacks: the SHT stage's rows of two passes, and a product by an operand.

@@ -189,46 +189,74 @@ TEST(Planner, TransformsWithinOneSubgroupWaitOnTheSubgroup) {
         EXPECT_FALSE(p.kernel.subgroup_exchanges);
 }
 
-// Strategy::subgroups: every plain one-pass power-of-two kernel whose columns lie in one subgroup
-// exchanges through shuffles, and its lane swaps bring each stage's point bits into registers,
-// keep every bit in one place, and leave the lanes holding the lowest bits for the stores.
+// Strategy::subgroups: plain one-pass power-of-two kernels exchange through shuffles: every one
+// whose columns lie in one subgroup, and those whose columns span whole subgroups where remaps
+// through shared memory leave at least one exchange to shuffles. Their lane swaps and remaps bring
+// each stage's point bits into registers, keep every bit in one place, swap only lane bits
+// within a subgroup, and leave the lanes holding the lowest bits for the stores.
 TEST(Planner, SubgroupShuffleExchanges) {
     const Options subgroups{.strategy = Strategy::subgroups};
-    size_t shuffled = 0;
+    size_t shuffled = 0, across = 0;
     for (const DeviceCaps& caps : {h200_caps(), testing::lavapipe_caps()})
         for (Precision precision : {Precision::f32, Precision::f64})
-            for (uint32_t bits = 0; bits <= 14; ++bits) {
-                const LogicalPlan p =
-                    plan(FftDesc(uint64_t(1) << bits, 8).with_precision(precision), caps, subgroups);
-                for (const Pass& pass : p.passes) {
-                    const PassKernel& k = pass.kernel;
-                    const uint32_t tpc = k.threads_per_column;
-                    SCOPED_TRACE(p.summary() + " on " + caps.name);
-                    const bool eligible = p.passes.size() == 1 && k.points_contiguous &&
-                                          k.stages.size() > 1 && tpc >= 2 && tpc <= caps.subgroup_size;
-                    EXPECT_EQ(!k.lane_swaps.empty(), eligible);
-                    if (k.lane_swaps.empty()) continue;
-                    ++shuffled;
-                    const uint32_t n = std::countr_zero(k.radix), t = std::countr_zero(tpc);
-                    for (const LaneSwap& sw : k.lane_swaps) {
-                        EXPECT_LT(sw.lane_bit, t);
-                        EXPECT_LT(sw.reg_bit, n - t);
-                        EXPECT_LT(sw.stage, k.stages.size());
+            for (uint32_t max_radix : {0u, 8u, 4u})
+                for (uint32_t bits = 0; bits <= 14; ++bits) {
+                    const LogicalPlan p =
+                        plan(FftDesc(uint64_t(1) << bits, 8).with_precision(precision), caps,
+                             Options{.max_radix = max_radix, .strategy = Strategy::subgroups});
+                    for (const Pass& pass : p.passes) {
+                        const PassKernel& k = pass.kernel;
+                        const uint32_t tpc = k.threads_per_column;
+                        SCOPED_TRACE(p.summary() + " on " + caps.name);
+                        const bool eligible =
+                            p.passes.size() == 1 && k.points_contiguous && k.stages.size() > 1 && tpc >= 2;
+                        if (!eligible) {
+                            EXPECT_TRUE(k.lane_swaps.empty());
+                        } else if (tpc <= caps.subgroup_size) {
+                            EXPECT_FALSE(k.lane_swaps.empty());
+                        }
+                        if (k.lane_swaps.empty()) {
+                            EXPECT_TRUE(k.lane_remaps.empty());
+                            continue;
+                        }
+                        ++shuffled;
+                        if (tpc > caps.subgroup_size) ++across;
+                        EXPECT_LT(k.lane_remaps.size() + 1, k.stages.size());
+                        const uint32_t n = std::countr_zero(k.radix), t = std::countr_zero(tpc);
+                        const uint32_t g = std::min(t, uint32_t(std::countr_zero(caps.subgroup_size)));
+                        for (const LaneSwap& sw : k.lane_swaps) {
+                            EXPECT_LT(sw.lane_bit, g);
+                            EXPECT_LT(sw.reg_bit, n - t);
+                            EXPECT_LT(sw.stage, k.stages.size());
+                        }
+                        for (const LaneRemap& rm : k.lane_remaps) {
+                            EXPECT_GT(rm.stage, 0u);
+                            EXPECT_LT(rm.stage, k.stages.size());
+                        }
+                        const auto layouts = lane_layouts(k);
+                        ASSERT_EQ(layouts.size(), k.stages.size() + 1);
+                        for (size_t s = 0; s < layouts.size(); ++s) {
+                            std::vector<uint8_t> places = layouts[s];
+                            std::sort(places.begin(), places.end());
+                            for (uint32_t b = 0; b < n; ++b) EXPECT_EQ(places[b], b) << "stage " << s;
+                            if (s == k.stages.size()) break;
+                            const uint32_t kr = std::countr_zero(k.stages[s].radix);
+                            for (uint32_t b = n - kr; b < n; ++b)
+                                EXPECT_GE(layouts[s][b], t) << "stage " << s;
+                        }
+                        for (uint32_t b = 0; b < t; ++b) EXPECT_LT(layouts.back()[b], t);
                     }
-                    const auto layouts = lane_layouts(k);
-                    ASSERT_EQ(layouts.size(), k.stages.size() + 1);
-                    for (size_t s = 0; s < layouts.size(); ++s) {
-                        std::vector<uint8_t> places = layouts[s];
-                        std::sort(places.begin(), places.end());
-                        for (uint32_t b = 0; b < n; ++b) EXPECT_EQ(places[b], b) << "stage " << s;
-                        if (s == k.stages.size()) break;
-                        const uint32_t kr = std::countr_zero(k.stages[s].radix);
-                        for (uint32_t b = n - kr; b < n; ++b) EXPECT_GE(layouts[s][b], t) << "stage " << s;
-                    }
-                    for (uint32_t b = 0; b < t; ++b) EXPECT_LT(layouts.back()[b], t);
                 }
-            }
-    EXPECT_GE(shuffled, 16u);  // 10 lengths on the H200 (f32 and f64), 6 on lavapipe
+    EXPECT_GE(shuffled, 16u);
+    EXPECT_GE(across, 8u);
+    // The H200's f32 one-pass kernels of 2048 to 16384 points (two exchanges, 128 to 512
+    // invocations per column): one remap, and the other exchange through shuffles.
+    for (uint64_t n : {2048u, 4096u, 8192u, 16384u}) {
+        const PassKernel k = plan(FftDesc(n, 8), h200_caps(), subgroups).passes.at(0).kernel;
+        EXPECT_EQ(k.stages.size(), 3u) << n;
+        EXPECT_EQ(k.lane_remaps.size(), 1u) << n;
+        EXPECT_FALSE(k.lane_swaps.empty()) << n;
+    }
     // Under automatic, only kernels of one swap (H200: f64 N = 32, one swap of 8 registers),
     // where the device has shuffles.
     const FftDesc f64_32 = FftDesc(32, 8).with_precision(Precision::f64);

@@ -206,7 +206,8 @@ TEST_F(Shapes, SubgroupExchanges) {
 // to 8 invocations (lavapipe's subgroups are 8 wide), with staged loads and stores (columns of 2),
 // looping over tiles; and their fallback: a context that claims subgroups 4 times wider gets
 // shuffle kernels for columns of 16 and 32 invocations (256 and 1024 points), whose lane check fails on this
-// device, so that they exchange through shared memory.
+// device, so that they exchange through shared memory. Columns that span several subgroups,
+// with remaps through shared memory, likewise.
 TEST_F(Shapes, SubgroupShuffles) {
     const DeviceCaps& caps = testing::device().caps();
     const Options subgroups{.strategy = Strategy::subgroups};
@@ -223,6 +224,26 @@ TEST_F(Shapes, SubgroupShuffles) {
     EXPECT_FALSE(two.lane_swaps.empty());
     EXPECT_TRUE(two.staged_load && two.staged_store);
 
+    // Columns that span several subgroups: shuffles within a subgroup, remaps through shared
+    // memory where a stage needs bits from lanes of other subgroups; looping over tiles and not,
+    // and exchanging in halves under a shared-memory limit.
+    for (uint64_t n : {128u, 512u, 2048u})
+        for (uint32_t radix : {4u, 8u})
+            for (uint32_t tiles : {0u, 3u}) {
+                const Options o{
+                    .max_radix = radix, .tiles_per_workgroup = tiles, .strategy = Strategy::subgroups};
+                const PassKernel k = plan(FftDesc(n, 1), caps, o).passes.at(0).kernel;
+                ASSERT_GT(k.threads_per_column, caps.subgroup_size) << n << " " << radix;
+                ASSERT_FALSE(k.lane_remaps.empty()) << n << " " << radix;
+                ASSERT_FALSE(k.lane_swaps.empty()) << n << " " << radix;
+                check(FftDesc(n, 21), o, 80 + radix + tiles + uint32_t(n));
+            }
+    const Options halves{.max_radix = 8, .max_shared_memory = 3 * 1024, .strategy = Strategy::subgroups};
+    const PassKernel in_halves = plan(FftDesc(1024, 1), caps, halves).passes.at(0).kernel;
+    ASSERT_EQ(in_halves.exchange_rounds, 4u);
+    ASSERT_FALSE(in_halves.lane_remaps.empty());
+    check(FftDesc(1024, 5), halves, 90);
+
     Context pretend(ContextOptions{.validation = true});
     pretend.state()->caps.subgroup_size = 4 * caps.subgroup_size;
     for (uint64_t n : {32u * caps.subgroup_size, 128u * caps.subgroup_size}) {
@@ -231,6 +252,14 @@ TEST_F(Shapes, SubgroupShuffles) {
         ASSERT_GT(k.threads_per_column, caps.subgroup_size) << n;
         check(pretend, FftDesc(n, 77), subgroups, 70 + uint32_t(n));
     }
+    // Columns of 64 invocations across subgroups claimed twice as wide: remaps, and shuffles
+    // whose lane check fails.
+    pretend.state()->caps.subgroup_size = 2 * caps.subgroup_size;
+    const Options eights{.max_radix = 8, .strategy = Strategy::subgroups};
+    const PassKernel across = plan(FftDesc(512, 1), pretend.caps(), eights).passes[0].kernel;
+    ASSERT_FALSE(across.lane_remaps.empty());
+    ASSERT_GT(across.threads_per_column, pretend.caps().subgroup_size);
+    check(pretend, FftDesc(512, 21), eights, 95);
     for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 

@@ -96,6 +96,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"subgroup_exchanges", k.subgroup_exchanges},
                           {"split_lanes", k.split_lanes},
                           {"lane_swaps", k.lane_swaps.size()},
+                          {"lane_remaps", k.lane_remaps.size()},
                           {"staged_load", k.staged_load},
                           {"staged_store", k.staged_store},
                           {"vectorized", k.vectorized},

@@ -109,6 +109,17 @@ struct LaneSwap {
     bool operator==(const LaneSwap&) const = default;
 };
 
+// An exchange through shared memory in a subgroup-shuffle kernel whose columns span several
+// subgroups (PassKernel::lane_remaps): before stage `stage`, each invocation writes its points to
+// the column's shared array and reads back those of the layout `places` (place of each point bit,
+// as lane_layouts gives them), where the next stage needs a point bit that lies in lanes of
+// other subgroups, which shuffles cannot reach.
+struct LaneRemap {
+    uint8_t stage;
+    std::vector<uint8_t> places;
+    bool operator==(const LaneRemap&) const = default;
+};
+
 // What a pass's kernel computes: a Stockham radix pass (below), the direct sum
 // X_k = sum_j x_j W_N^{jk} of whole transforms (Strategy::dft), or a step of a real transform
 // (RealStep).
@@ -208,8 +219,8 @@ struct PassKernel {
     // workgroup barriers if not.
     bool subgroup_exchanges = false;
     // Strategy::subgroups: the exchanges between stages go through subgroup shuffles, not shared
-    // memory (power-of-two one-pass kernels of span 1 whose columns lie in one subgroup, with
-    // loads and stores of their own: no fused real step, Bluestein or convolution). Bit b of a
+    // memory (power-of-two one-pass kernels of span 1, with loads and stores of their own: no
+    // fused real step, Bluestein or convolution). Bit b of a
     // point's index in its column (n = log2 radix bits, t = log2 threads_per_column of them
     // in the invocation's index) lives at a place: lane bit l < t of the invocation's index i, or
     // register bit l - t of the register's index. The loads place bit b at b (register r holds
@@ -221,7 +232,12 @@ struct PassKernel {
     // the same runs of memory as with shared-memory exchanges. Empty: through shared memory.
     // The kernel checks the lane layout at its start (as for subgroup_exchanges) and exchanges
     // through shared memory if it is not as expected.
+    // Columns of more invocations than a subgroup has swap only lane bits below the subgroup's
+    // (bit l < log2 of the subgroup size, which the lane check requires the device's subgroups to
+    // be a multiple of), and exchange through shared memory (lane_remaps) before the stages that
+    // need bits in the other lane bits.
     std::vector<LaneSwap> lane_swaps;
+    std::vector<LaneRemap> lane_remaps;
 
     // Pass twiddles W_{span*radix}^{j*r} (j = column mod span, r = point), for span > 1 (uniform
     // kernels only). The invocation holding points r = i + m * threads (threads =
@@ -466,9 +482,15 @@ constexpr uint64_t exchange_array_words(uint64_t tile_points, uint32_t exchange_
 }
 
 // The places of a one-pass kernel's point bits (PassKernel::lane_swaps) as each stage begins,
-// after its swaps: layouts[s][b] is the place of bit b at stage s (lane bit l < t, or register
+// after its remap or swaps: layouts[s][b] is the place of bit b at stage s (lane bit l < t, or register
 // bit l - t); layouts[stages] is the layout after the last stage, which the stores use.
 TWIDDLE_API std::vector<std::vector<uint8_t>> lane_layouts(const PassKernel& k);
+// The places of the point bits after a stage of radix 2^radix_bits whose span is 2^span_bits,
+// starting from `at` (a lane layout): output m of butterfly q (the point bits below n - radix_bits)
+// lands at point (q >> span_bits << (span_bits + radix_bits)) | m << span_bits | (q mod 2^span_bits),
+// where it already is.
+TWIDDLE_API std::vector<uint8_t> lane_layout_after_stage(const std::vector<uint8_t>& at, uint32_t span_bits,
+                                                         uint32_t radix_bits);
 
 // Plans `desc` for a device with capabilities `caps`. Throws twiddle::UnsupportedError for
 // lengths or sizes this version or this device cannot do.

@@ -31,9 +31,11 @@ enum class Placement { out_of_place, in_place };
 //              and they were measured faster (see subgroups);
 //   portable:  the same fast transforms with no subgroup operations at all: every exchange
 //              between invocations goes through shared memory behind workgroup barriers;
-//   subgroups: the fast transforms, exchanging the butterfly points of a one-pass kernel whose
-//              columns lie in one subgroup between stages with subgroupShuffleXor instead of
-//              shared memory, wherever that applies (PassKernel::lane_swaps). Needs the device's
+//   subgroups: the fast transforms, exchanging the butterfly points of a one-pass power-of-two
+//              kernel between stages with subgroupShuffleXor instead of shared memory, wherever
+//              that applies (PassKernel::lane_swaps); where a transform spans several
+//              subgroups, the exchanges that need points of other subgroups go through shared
+//              memory (PassKernel::lane_remaps) and the others through shuffles. Needs the device's
 //              basic and shuffle subgroup operations in compute shaders and a subgroup size of at
 //              least 2; planning for a device without them throws twiddle::UnsupportedError.
 //              Kernels check the lane layout at their start and exchange through shared memory

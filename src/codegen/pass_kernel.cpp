@@ -782,8 +782,15 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                       !k.convolution && !k.chirp_load && !k.chirp_store && !k.spectrum_store && !rader_p))
         throw std::logic_error(
             "pass kernel: exchanges through shuffles need a plain one-pass power-of-two kernel");
-    // The columns' invocations lie in one subgroup (bit 0 of the lane check).
+    // The columns' invocations lie in one subgroup, or, for shuffles across a column that spans
+    // several (PassKernel::lane_remaps), runs of `subgroup_lanes` of them do: bit 0 of the lane check.
     const bool column_subgroups = k.subgroup_exchanges || shuffles;
+    uint32_t subgroup_lanes = TPC;
+    if (shuffles && !k.subgroup_exchanges) {
+        uint32_t top = 0;
+        for (const LaneSwap& sw : k.lane_swaps) top = std::max<uint32_t>(top, sw.lane_bit);
+        subgroup_lanes = 2u << top;
+    }
     const bool lane_check = column_subgroups || lanes;
     if (lane_check) w.line("#extension GL_KHR_shader_subgroup_basic : require");
     if (lanes || shuffles) w.line("#extension GL_KHR_shader_subgroup_shuffle : require");
@@ -869,7 +876,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         const std::string consecutive =
             "gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID == gl_LocalInvocationID.x";
         if (column_subgroups)
-            w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(TPC) +
+            w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(subgroup_lanes) +
                    " == 0u)) atomicOr(lanes_unexpected, 1u);");
         if (lanes)
             w.line("if (!(" + consecutive + " && gl_SubgroupSize % " + u(lanes) +
@@ -1377,7 +1384,58 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     auto run_shuffle_stages = [&]() {
         std::vector<std::string> names = v;
         uint32_t span_bits = 0;
+        // Point x of the column under `layout`: its lane bits from i (a GLSL expression, and its
+        // value for each lane) and its register bits from reg (a constant).
+        auto lane_part = [&](const std::vector<uint8_t>& layout, uint32_t lane) {
+            uint32_t x = 0;
+            for (uint32_t b = 0; b < layout.size(); ++b)
+                if (layout[b] < t_bits && (lane >> layout[b] & 1u)) x |= 1u << b;
+            return x;
+        };
+        auto lane_glsl = [&](const std::vector<uint8_t>& layout) {
+            std::string x;
+            for (uint32_t b = 0; b < layout.size(); ++b)
+                if (layout[b] < t_bits) {
+                    const std::string bit = "((i >> " + u(layout[b]) + ") & 1u)";
+                    x += (x.empty() ? "" : " | ") + (b ? "(" + bit + " << " + u(b) + ")" : bit);
+                }
+            return x.empty() ? std::string("0u") : x;
+        };
+        auto reg_part = [&](const std::vector<uint8_t>& layout, uint32_t reg) {
+            uint32_t x = 0;
+            for (uint32_t b = 0; b < layout.size(); ++b)
+                if (layout[b] >= t_bits && (reg >> (layout[b] - t_bits) & 1u)) x |= 1u << b;
+            return x;
+        };
+        // Every register to the column's point in shared memory under `from`, and back under `to`.
+        auto remap = [&](const std::vector<uint8_t>& from, const std::vector<uint8_t>& to, size_t s) {
+            const uint32_t n_bits = static_cast<uint32_t>(from.size());
+            std::vector<SharedExchange::Move> writes, reads;
+            for (const auto* layout : {&from, &to}) {
+                const std::string base = (layout == &from ? "rw" : "rr") + std::to_string(s);
+                w.line("uint " + base + " = " + lane_glsl(*layout) + ";");
+                std::vector<uint32_t> values;
+                for (uint32_t lane : column_lanes) values.push_back(lane_part(*layout, lane));
+                // The point's top bit, from a lane or the register, for exchanges in halves.
+                const uint8_t top = (*layout)[n_bits - 1];
+                for (uint32_t reg = 0; reg < P; ++reg) {
+                    const std::string upper = top < t_bits ? "((i >> " + u(top) + ") & 1u) != 0u"
+                                              : (reg >> (top - t_bits) & 1u) ? "true"
+                                                                             : "false";
+                    (layout == &from ? writes : reads)
+                        .push_back(
+                            at_point({names[reg], "", upper, ""}, base, values, reg_part(*layout, reg)));
+                }
+            }
+            exchange(stage_scope, writes, reads);
+        };
         for (size_t s = 0; s < k.stages.size(); ++s) {
+            for (const LaneRemap& rm : k.lane_remaps) {
+                if (rm.stage != s) continue;
+                if (s == 0) throw std::logic_error("pass kernel: a remap before the first stage");
+                const uint32_t kr = static_cast<uint32_t>(std::countr_zero(k.stages[s - 1].radix));
+                remap(lane_layout_after_stage(layouts[s - 1], span_bits - kr, kr), rm.places, s);
+            }
             for (size_t x = 0; x < k.lane_swaps.size(); ++x) {
                 const LaneSwap& sw = k.lane_swaps[x];
                 if (sw.stage != s) continue;

@@ -1448,11 +1448,13 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
         r.shared_bytes = std::max(r.shared_bytes, p.kernel.shared_bytes);
     }
     r.scratch_bytes = lp.scratch_bytes(Placement::out_of_place) + staging;
-    // Exchanges through shuffles: every one between the stages of a kernel with lane swaps.
+    // Exchanges through shuffles: those between the stages of a kernel with lane swaps that are
+    // not remaps through shared memory.
     auto shuffled = [](const LogicalPlan& l) {
         uint32_t count = 0;
         for (const Pass& p : l.passes)
-            if (!p.kernel.lane_swaps.empty()) count += static_cast<uint32_t>(p.kernel.stages.size() - 1);
+            if (!p.kernel.lane_swaps.empty())
+                count += static_cast<uint32_t>(p.kernel.stages.size() - 1 - p.kernel.lane_remaps.size());
         return count;
     };
     r.subgroup_stages = shuffled(lp);

@@ -1110,61 +1110,82 @@ void apply_swap(BitPlaces& at, const LaneSwap& swap, uint32_t t) {
     for (uint8_t& place : at) place = place == swap.lane_bit ? reg : place == reg ? swap.lane_bit : place;
 }
 
-// The places after a stage of radix 2^kr and span 2^s: output m of butterfly q (the point bits
-// below n - kr) lands at point (q >> s << (s + kr)) | m << s | (q mod 2^s), where it already is.
-BitPlaces after_stage(const BitPlaces& at, uint32_t s, uint32_t kr) {
-    const uint32_t n = static_cast<uint32_t>(at.size());
-    BitPlaces out(n);
-    for (uint32_t b = 0; b < s; ++b) out[b] = at[b];
-    for (uint32_t j = 0; j < kr; ++j) out[s + j] = at[n - kr + j];
-    for (uint32_t b = s; b < n - kr; ++b) out[b + kr] = at[b];
-    return out;
+// The layout a remap before a stage takes (PassKernel::lane_remaps), given the span bits
+// `span_bits` that the stages before it consumed: the point bits still to consume, in the order
+// the stages take them (the top first), fill the registers and then the lowest lane bits, which
+// shuffles reach; the consumed bits below t take the other lane bits, where the stores want them
+// and where they stay, and the others the remaining registers.
+BitPlaces remap_layout(uint32_t n, uint32_t t, uint32_t span_bits) {
+    BitPlaces at(n);
+    uint8_t reg = static_cast<uint8_t>(t), lane = 0;
+    for (uint32_t b = n; b-- > span_bits;) at[b] = reg < n ? reg++ : lane++;
+    for (uint32_t b = 0; b < span_bits; ++b) at[b] = b < t ? lane++ : reg++;
+    return at;
 }
 
-// The fewest swaps that bring each stage's point bits into registers and leave the lanes
-// holding the point's t lowest bits after the last stage; nullopt where none do. A depth-first
-// search over which free register bits take the lane bits; the stages are few and the bits at
-// most 5, and states already reached at no more cost are skipped.
-std::optional<std::vector<LaneSwap>> plan_lane_swaps(uint32_t n, uint32_t t,
-                                                     const std::vector<uint32_t>& radices) {
-    std::optional<std::vector<LaneSwap>> best;
-    std::map<std::pair<size_t, BitPlaces>, size_t> reached;  // (stage, places) -> fewest swaps so far
+// How a kernel's stages exchange under Strategy::subgroups: lane swaps, and remaps through shared
+// memory where a stage needs a bit that no shuffle reaches.
+struct LaneExchanges {
     std::vector<LaneSwap> swaps;
+    std::vector<LaneRemap> remaps;
+};
+
+// The fewest remaps, then the fewest swaps, that bring each stage's point bits into registers
+// and leave the lanes holding the point's t lowest bits after the last stage; nullopt where none
+// do. Swaps trade lane bits below g only (those within a subgroup); remaps only where
+// `remaps_allowed`. A depth-first search over which free register bits take the lane bits; the
+// stages are few and the bits at most 5, and states already reached at no more cost are skipped.
+std::optional<LaneExchanges> plan_lane_exchanges(uint32_t n, uint32_t t, uint32_t g,
+                                                 const std::vector<uint32_t>& radices, bool remaps_allowed) {
+    using Cost = std::pair<size_t, size_t>;  // (remaps, swaps)
+    std::optional<LaneExchanges> best;
+    std::map<std::pair<size_t, BitPlaces>, Cost> reached;  // (stage, places) -> least cost so far
+    LaneExchanges now;
+    auto cost = [](const LaneExchanges& e) { return Cost{e.remaps.size(), e.swaps.size()}; };
     std::function<void(size_t, const BitPlaces&, uint32_t)> visit = [&](size_t stage, const BitPlaces& at,
                                                                         uint32_t span_bits) {
-        if (best && swaps.size() >= best->size()) return;
+        if (best && cost(now) >= cost(*best)) return;
         if (stage == radices.size()) {
-            if (std::all_of(at.begin(), at.begin() + t, [&](uint8_t place) { return place < t; }))
-                best = swaps;
+            if (std::all_of(at.begin(), at.begin() + t, [&](uint8_t place) { return place < t; })) best = now;
             return;
         }
-        auto [it, fresh] = reached.try_emplace({stage, at}, swaps.size());
-        if (!fresh && it->second <= swaps.size()) return;
-        it->second = swaps.size();
+        auto [it, fresh] = reached.try_emplace({stage, at}, cost(now));
+        if (!fresh && it->second <= cost(now)) return;
+        it->second = cost(now);
         const uint32_t kr = static_cast<uint32_t>(std::countr_zero(radices[stage]));
+        if (remaps_allowed && stage > 0) {
+            BitPlaces remapped = remap_layout(n, t, span_bits);
+            if (remapped != at) {
+                now.remaps.push_back({static_cast<uint8_t>(stage), remapped});
+                visit(stage + 1, lane_layout_after_stage(remapped, span_bits, kr), span_bits + kr);
+                now.remaps.pop_back();
+            }
+        }
         std::vector<uint8_t> in_lanes, free_regs;  // point bits of the stage in lanes; registers to trade
         for (uint32_t b = 0; b < n; ++b) {
             const bool needed = b >= n - kr;
             if (needed && at[b] < t) in_lanes.push_back(static_cast<uint8_t>(b));
             if (!needed && at[b] >= t) free_regs.push_back(at[b]);
         }
+        if (std::any_of(in_lanes.begin(), in_lanes.end(), [&](uint8_t b) { return at[b] >= g; })) return;
         // Each ordered choice of free registers for the lane bits, through the permutations of a
         // sorted list whose first in_lanes.size() entries are taken.
         std::sort(free_regs.begin(), free_regs.end());
-        std::set<std::vector<uint8_t>> tried;
+        std::set<uint64_t> tried;  // the choices' places, 8 bits each
         do {
-            std::vector<uint8_t> chosen(free_regs.begin(), free_regs.begin() + in_lanes.size());
+            uint64_t chosen = 0;
+            for (size_t i = 0; i < in_lanes.size(); ++i) chosen |= uint64_t(free_regs[i]) << (8 * i);
             if (!tried.insert(chosen).second) continue;
             BitPlaces next = at;
-            const size_t before = swaps.size();
+            const size_t before = now.swaps.size();
             for (size_t i = 0; i < in_lanes.size(); ++i) {
                 const LaneSwap swap{static_cast<uint8_t>(stage), at[in_lanes[i]],
-                                    static_cast<uint8_t>(chosen[i] - t)};
+                                    static_cast<uint8_t>(free_regs[i] - t)};
                 apply_swap(next, swap, t);
-                swaps.push_back(swap);
+                now.swaps.push_back(swap);
             }
-            visit(stage + 1, after_stage(next, span_bits, kr), span_bits + kr);
-            swaps.resize(before);
+            visit(stage + 1, lane_layout_after_stage(next, span_bits, kr), span_bits + kr);
+            now.swaps.resize(before);
         } while (std::next_permutation(free_regs.begin(), free_regs.end()));
     };
     BitPlaces identity(n);
@@ -1174,36 +1195,45 @@ std::optional<std::vector<LaneSwap>> plan_lane_swaps(uint32_t n, uint32_t t,
 }
 
 // Exchanges through subgroup shuffles (PassKernel::lane_swaps) for the kernels that can take
-// them: all of them under Strategy::subgroups; under automatic, where the device has shuffles
-// (and Options::subgroup_shuffles allows them), those that need one swap only (P / 2 shuffles). On the H200
-// (results/2026-12-01f-h200) one swap beat shared memory (f64 N = 32: 3533 GB/s against 3274), three or four
-// swaps of 8 or 16 registers tied it (N = 64 to 256, within 1%), and four or five of 32 registers lost 13-25%
-// (N = 512 and 1024 in f32: each swap moves half of the registers).
+// them. Under Strategy::subgroups, all of them, those whose columns span several subgroups too
+// (with remaps through shared memory where a stage needs bits that lie in other subgroups, if
+// that leaves at least one exchange to shuffles). Under automatic, where the device has shuffles
+// (and Options::subgroup_shuffles allows them), those whose columns lie in one subgroup and that
+// need one swap only (P / 2 shuffles). On the H200 (results/2026-12-01f-h200) one swap beat
+// shared memory (f64 N = 32: 3533 GB/s against 3274), three or four swaps of 8 or 16 registers
+// tied it (N = 64 to 256, within 1%), and four or five of 32 registers lost 13-25% (N = 512 and
+// 1024 in f32: each swap moves half of the registers).
 void assign_lane_swaps(LogicalPlan& p, const DeviceCaps& caps, const Options& options) {
     const bool shuffles = caps.has_subgroup_operation("basic") && caps.has_subgroup_operation("shuffle") &&
                           options.subgroup_shuffles;
-    if (options.strategy != Strategy::subgroups && !(options.strategy == Strategy::automatic && shuffles))
-        return;
+    const bool all = options.strategy == Strategy::subgroups;
+    if (!all && !(options.strategy == Strategy::automatic && shuffles)) return;
+    const uint32_t sg = caps.subgroup_size;
     for (Pass& pass : p.passes) {
         PassKernel& k = pass.kernel;
         const uint32_t tpc = k.threads_per_column;
+        // Columns in one subgroup, or (Strategy::subgroups) in whole subgroups of a power-of-two size.
+        const bool in_one = tpc <= sg && sg % tpc == 0;
+        const bool in_several = all && tpc > sg && std::has_single_bit(sg) && sg >= 2 && tpc % sg == 0;
         if (k.kind != KernelKind::stockham || !std::has_single_bit(k.radix) || k.radix != k.length ||
             k.span != 1 || !k.points_contiguous || !k.uniform() || k.stages.size() < 2 || tpc < 2 ||
-            tpc > caps.subgroup_size || caps.subgroup_size % tpc != 0 || k.split_store || k.join_load ||
-            k.split_lanes || k.convolution || k.chirp_load || k.chirp_store || k.spectrum_store ||
-            k.rader_prime || pass.dim_count != 1)
+            !(in_one || in_several) || k.split_store || k.join_load || k.split_lanes || k.convolution ||
+            k.chirp_load || k.chirp_store || k.spectrum_store || k.rader_prime || pass.dim_count != 1)
             continue;
         // The lane check's flag, which kernels without subgroup_exchanges do not count yet.
         const uint32_t flag_bytes = k.subgroup_exchanges ? 0 : 4;
         if (k.shared_bytes + flag_bytes > caps.max_shared_memory_bytes) continue;
         std::vector<uint32_t> radices;
         for (const Stage& st : k.stages) radices.push_back(st.radix);
-        if (auto swaps = plan_lane_swaps(static_cast<uint32_t>(std::countr_zero(k.radix)),
-                                         static_cast<uint32_t>(std::countr_zero(tpc)), radices))
-            if (options.strategy == Strategy::subgroups || swaps->size() <= kAutomaticLaneSwaps) {
-                k.lane_swaps = std::move(*swaps);
-                k.shared_bytes += flag_bytes;
-            }
+        const uint32_t t = static_cast<uint32_t>(std::countr_zero(tpc));
+        const uint32_t g = in_one ? t : static_cast<uint32_t>(std::countr_zero(sg));
+        auto ex = plan_lane_exchanges(static_cast<uint32_t>(std::countr_zero(k.radix)), t, g, radices, all);
+        if (!ex || ex->swaps.empty() || ex->remaps.size() + 1 >= k.stages.size()) continue;
+        if (all || (ex->remaps.empty() && ex->swaps.size() <= kAutomaticLaneSwaps)) {
+            k.lane_swaps = std::move(ex->swaps);
+            k.lane_remaps = std::move(ex->remaps);
+            k.shared_bytes += flag_bytes;
+        }
     }
 }
 
@@ -1236,6 +1266,16 @@ bool holds_twiddles(const PassKernel& k, const DeviceCaps& caps) {
 
 }  // namespace
 
+std::vector<uint8_t> lane_layout_after_stage(const std::vector<uint8_t>& at, uint32_t span_bits,
+                                             uint32_t radix_bits) {
+    const uint32_t n = static_cast<uint32_t>(at.size()), s = span_bits, kr = radix_bits;
+    std::vector<uint8_t> out(n);
+    for (uint32_t b = 0; b < s; ++b) out[b] = at[b];
+    for (uint32_t j = 0; j < kr; ++j) out[s + j] = at[n - kr + j];
+    for (uint32_t b = s; b < n - kr; ++b) out[b + kr] = at[b];
+    return out;
+}
+
 std::vector<std::vector<uint8_t>> lane_layouts(const PassKernel& k) {
     const uint32_t n = static_cast<uint32_t>(std::countr_zero(k.radix));
     const uint32_t t = static_cast<uint32_t>(std::countr_zero(k.threads_per_column));
@@ -1244,11 +1284,13 @@ std::vector<std::vector<uint8_t>> lane_layouts(const PassKernel& k) {
     std::vector<BitPlaces> out;
     uint32_t span_bits = 0;
     for (size_t s = 0; s < k.stages.size(); ++s) {
+        for (const LaneRemap& remap : k.lane_remaps)
+            if (remap.stage == s) at = remap.places;
         for (const LaneSwap& swap : k.lane_swaps)
             if (swap.stage == s) apply_swap(at, swap, t);
         out.push_back(at);
         const uint32_t kr = static_cast<uint32_t>(std::countr_zero(k.stages[s].radix));
-        at = after_stage(at, span_bits, kr);
+        at = lane_layout_after_stage(at, span_bits, kr);
         span_bits += kr;
     }
     out.push_back(at);
@@ -2033,6 +2075,7 @@ LogicalPlan plan_convolution(const FftDesc& desc, const DeviceCaps& caps, const 
     Pass middle = p.passes[*fused];
     middle.kernel.convolution = true;
     middle.kernel.lane_swaps.clear();  // a convolution's second transform starts in the stores' layout
+    middle.kernel.lane_remaps.clear();
     p.passes = others;
     p.passes.push_back(middle);
     p.passes.insert(p.passes.end(), others.rbegin(), others.rend());
