@@ -26,6 +26,7 @@ struct Case {
     uint64_t n;
     Placement placement;
     Strategy strategy = Strategy::automatic;
+    uint32_t max_radix = 0;  // Options::max_radix
 };
 
 class Lengths : public DeviceTest, public ::testing::WithParamInterface<Case> {};
@@ -69,11 +70,11 @@ void download_checked(const Buffer& out, uint64_t bytes, Placement placement, st
 }
 
 TEST_P(Lengths, MatchesReferenceBothDirections) {
-    const auto [n, placement, strategy] = GetParam();
+    const auto [n, placement, strategy, max_radix] = GetParam();
     std::mt19937 gen(1234 + n * 2 + (placement == Placement::in_place));
     const uint64_t batch = batch_for(n, gen);
     Context& ctx = testing::device();
-    const Plan plan(ctx, FftDesc(n, batch), Options{.strategy = strategy});
+    const Plan plan(ctx, FftDesc(n, batch), Options{.max_radix = max_radix, .strategy = strategy});
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
                  std::string(to_string(placement)));
     const uint64_t bytes = plan.desc().bytes();
@@ -102,11 +103,11 @@ TEST_P(Lengths, MatchesReferenceBothDirections) {
 }
 
 TEST_P(Lengths, RoundTrip) {
-    const auto [n, placement, strategy] = GetParam();
+    const auto [n, placement, strategy, max_radix] = GetParam();
     std::mt19937 gen(99 + n);
     const uint64_t batch = batch_for(n, gen);
     Context& ctx = testing::device();
-    const Plan plan(ctx, FftDesc(n, batch), Options{.strategy = strategy});
+    const Plan plan(ctx, FftDesc(n, batch), Options{.max_radix = max_radix, .strategy = strategy});
     const uint64_t bytes = plan.desc().bytes();
     const auto x = testing::random_complex(n * batch, gen());
     Buffer a(ctx, bytes), b(ctx, bytes);
@@ -162,10 +163,12 @@ INSTANTIATE_TEST_SUITE_P(PowerOfTwo, Lengths, ::testing::ValuesIn(cases(22)), ca
 // exchanges through subgroup shuffles (its subgroups of 8 hold the columns of up to 8
 // invocations: 16 to 256 points), and no subgroup operation (columns of up to 8 invocations
 // wait on subgroup barriers under automatic).
-std::vector<Case> strategy_cases(std::initializer_list<uint64_t> lengths, Strategy strategy) {
+std::vector<Case> strategy_cases(std::initializer_list<uint64_t> lengths, Strategy strategy,
+                                 uint32_t max_radix = 0) {
     std::vector<Case> out;
     for (uint64_t n : lengths)
-        for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p, strategy});
+        for (Placement p : {Placement::out_of_place, Placement::in_place})
+            out.push_back({n, p, strategy, max_radix});
     return out;
 }
 INSTANTIATE_TEST_SUITE_P(Subgroups, Lengths,
@@ -250,12 +253,13 @@ INSTANTIATE_TEST_SUITE_P(Fft, DirectSum, ::testing::Values(1, 2, 16, 60, 100, 10
 class DoublePrecision : public DeviceTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
-    const auto [n, placement, strategy] = GetParam();
+    const auto [n, placement, strategy, max_radix] = GetParam();
     Context& ctx = testing::device();
     if (!ctx.caps().shader_float64) GTEST_SKIP() << "the device lacks shaderFloat64";
     std::mt19937 gen(4321 + n * 2 + (placement == Placement::in_place));
     const uint64_t batch = batch_for(n, gen);
-    const Plan plan(ctx, FftDesc(n, batch).with_precision(Precision::f64), Options{.strategy = strategy});
+    const Plan plan(ctx, FftDesc(n, batch).with_precision(Precision::f64),
+                    Options{.max_radix = max_radix, .strategy = strategy});
     SCOPED_TRACE(plan.logical().summary() + ", batch " + std::to_string(batch) + ", " +
                  std::string(to_string(placement)));
     const uint64_t bytes = plan.desc().bytes();
@@ -290,6 +294,11 @@ std::vector<Case> cases64() {
 INSTANTIATE_TEST_SUITE_P(Fft, DoublePrecision, ::testing::ValuesIn(cases64()), case_name);
 INSTANTIATE_TEST_SUITE_P(Subgroups, DoublePrecision,
                          ::testing::ValuesIn(strategy_cases({32, 64, 128}, Strategy::subgroups)), case_name);
+// Columns that span several of lavapipe's 8-wide subgroups (radices of 8: 32 to 128 invocations),
+// which exchange through shuffles and remaps through shared memory.
+INSTANTIATE_TEST_SUITE_P(SubgroupsAcross, DoublePrecision,
+                         ::testing::ValuesIn(strategy_cases({256, 512, 1024}, Strategy::subgroups, 8)),
+                         case_name);
 
 }  // namespace
 }  // namespace twiddle

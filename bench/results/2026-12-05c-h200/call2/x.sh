@@ -2,8 +2,10 @@
 # Thirty-sixth run, second call (prepared, not run: no device time left). The whole sweep (c2c,
 # 2D, r2c) of twiddle at 5d1a30e (`twiddle-new`) and cuFFT, one after the other as
 # bench/h200-sweep.sh; then `twiddle tune` at lengths still below cuFFT or below 95% of copy, and
-# those lengths again with the tuned choices (this call's disk cache).
+# those lengths again with the tuned choices (this call's disk cache). BIN names another build
+# of twiddle in .h200 to sweep instead.
 set -u
+BIN=${BIN:-twiddle-new}
 source bench/h200-env.sh  # also pack_out, save and run
 pack_out
 ALL=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576,2097152,4194304,8388608,16777216,100,1000,1536,4095,10007,1000000
@@ -15,15 +17,15 @@ nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu
 SAMPLER=$!
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/gpu.txt 2>&1
 run cufft 150 cufft_bench --cases $ALL --out $OUT/cufft.csv
-run sweep 100 twiddle-new bench --n $ALL --out $OUT/sweep.csv
+run sweep 100 $BIN bench --n $ALL --out $OUT/sweep.csv
 run cufft-2d 35 cufft_bench --shapes $S --out $OUT/cufft-2d.csv
-run sweep-2d 35 twiddle-new bench --shapes $S --out $OUT/sweep-2d.csv
+run sweep-2d 35 $BIN bench --shapes $S --out $OUT/sweep-2d.csv
 run cufft-r2c 70 cufft_bench --cases $R --r2c --out $OUT/cufft-r2c.csv
-run sweep-r2c 50 twiddle-new bench --n $R --real --out $OUT/sweep-r2c.csv
-run tune 120 twiddle-new tune --n $TC
-run tune-r2c 45 twiddle-new tune --real --n $TR
-run tuned 35 twiddle-new bench --n $TC --out $OUT/tuned.csv
-run tuned-r2c 20 twiddle-new bench --real --n $TR --out $OUT/tuned-r2c.csv
+run sweep-r2c 50 $BIN bench --n $R --real --out $OUT/sweep-r2c.csv
+run tune 120 $BIN tune --n $TC
+run tune-r2c 45 $BIN tune --real --n $TR
+run tuned 35 $BIN bench --n $TC --out $OUT/tuned.csv
+run tuned-r2c 20 $BIN bench --real --n $TR --out $OUT/tuned-r2c.csv
 kill $SAMPLER
 save
 sed 's/\.[0-9]* / /' $OUT/times.txt
