@@ -249,6 +249,13 @@ TEST(Planner, SubgroupShuffleExchanges) {
                 }
     EXPECT_GE(shuffled, 16u);
     EXPECT_GE(across, 8u);
+    // lavapipe's f64 kernels of radices of 8 that fft_test's SubgroupsAcross transforms.
+    for (uint64_t n : {256u, 512u, 1024u})
+        EXPECT_FALSE(plan(FftDesc(n, 8).with_precision(Precision::f64), testing::lavapipe_caps(),
+                          Options{.max_radix = 8, .strategy = Strategy::subgroups})
+                         .passes.at(0)
+                         .kernel.lane_remaps.empty())
+            << n;
     // The H200's f32 one-pass kernels of 2048 to 16384 points (two exchanges, 128 to 512
     // invocations per column): one remap, and the other exchange through shuffles.
     for (uint64_t n : {2048u, 4096u, 8192u, 16384u}) {

@@ -252,14 +252,15 @@ TEST_F(Shapes, SubgroupShuffles) {
         ASSERT_GT(k.threads_per_column, caps.subgroup_size) << n;
         check(pretend, FftDesc(n, 77), subgroups, 70 + uint32_t(n));
     }
-    // Columns of 64 invocations across subgroups claimed twice as wide: remaps, and shuffles
-    // whose lane check fails.
-    pretend.state()->caps.subgroup_size = 2 * caps.subgroup_size;
-    const Options eights{.max_radix = 8, .strategy = Strategy::subgroups};
-    const PassKernel across = plan(FftDesc(512, 1), pretend.caps(), eights).passes[0].kernel;
+    // Radix-2 columns across the claimed subgroups of 32: remaps, and swaps of lane bits beyond
+    // this device's subgroups, so that the lane check fails and they go through shared memory.
+    const Options twos{.max_radix = 2, .strategy = Strategy::subgroups};
+    const PassKernel across = plan(FftDesc(512, 1), pretend.caps(), twos).passes[0].kernel;
     ASSERT_FALSE(across.lane_remaps.empty());
     ASSERT_GT(across.threads_per_column, pretend.caps().subgroup_size);
-    check(pretend, FftDesc(512, 21), eights, 95);
+    ASSERT_TRUE(std::any_of(across.lane_swaps.begin(), across.lane_swaps.end(),
+                            [&](const LaneSwap& sw) { return (1u << sw.lane_bit) >= caps.subgroup_size; }));
+    check(pretend, FftDesc(512, 21), twos, 95);
     for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 

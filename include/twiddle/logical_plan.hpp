@@ -233,9 +233,9 @@ struct PassKernel {
     // The kernel checks the lane layout at its start (as for subgroup_exchanges) and exchanges
     // through shared memory if it is not as expected.
     // Columns of more invocations than a subgroup has swap only lane bits below the subgroup's
-    // (bit l < log2 of the subgroup size, which the lane check requires the device's subgroups to
-    // be a multiple of), and exchange through shared memory (lane_remaps) before the stages that
-    // need bits in the other lane bits.
+    // (bit l < log2 of the subgroup size; the lane check requires the device's subgroups to be a
+    // multiple of 2^(l + 1) for the highest l swapped), and exchange through shared memory
+    // (lane_remaps) before the stages that need bits in the other lane bits.
     std::vector<LaneSwap> lane_swaps;
     std::vector<LaneRemap> lane_remaps;
 

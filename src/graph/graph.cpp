@@ -1449,7 +1449,8 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
     }
     r.scratch_bytes = lp.scratch_bytes(Placement::out_of_place) + staging;
     // Exchanges through shuffles: those between the stages of a kernel with lane swaps that are
-    // not remaps through shared memory.
+    // not remaps through shared memory (counting any whose stage finds its points in registers
+    // already, which moves nothing).
     auto shuffled = [](const LogicalPlan& l) {
         uint32_t count = 0;
         for (const Pass& p : l.passes)

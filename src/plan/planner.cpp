@@ -1154,8 +1154,10 @@ std::optional<LaneExchanges> plan_lane_exchanges(uint32_t n, uint32_t t, uint32_
         it->second = cost(now);
         const uint32_t kr = static_cast<uint32_t>(std::countr_zero(radices[stage]));
         if (remaps_allowed && stage > 0) {
+            // (The stage's bits land in registers: a stage's radix is at most the registers'.)
             BitPlaces remapped = remap_layout(n, t, span_bits);
-            if (remapped != at) {
+            if (remapped != at &&
+                std::all_of(remapped.end() - kr, remapped.end(), [&](uint8_t place) { return place >= t; })) {
                 now.remaps.push_back({static_cast<uint8_t>(stage), remapped});
                 visit(stage + 1, lane_layout_after_stage(remapped, span_bits, kr), span_bits + kr);
                 now.remaps.pop_back();
