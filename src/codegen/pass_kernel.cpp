@@ -1493,14 +1493,10 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             }
             span_bits += kr;
         }
-        // The last stage's slot c holds point io + c's offset: the point bits t.. of c's index bits.
+        // The last stage's slot c holds point io + c's offset: the point bits t.. of c's index bits,
+        // and io the point bits below t, which the lanes hold.
         const std::vector<uint8_t>& last = layouts.back();
-        std::string io;
-        for (uint32_t b = 0; b < t_bits; ++b) {
-            const std::string bit = "((i >> " + u(last[b]) + ") & 1u)";
-            io += (io.empty() ? "" : " | ") + (b ? "(" + bit + " << " + u(b) + ")" : bit);
-        }
-        w.line("uint io = " + io + ";");
+        w.line("uint io = " + lane_glsl(last) + ";");
         std::vector<std::string> out(P);
         for (uint32_t c = 0; c < P; ++c) {
             uint32_t reg = 0;
