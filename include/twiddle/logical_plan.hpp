@@ -220,10 +220,10 @@ struct PassKernel {
     bool subgroup_exchanges = false;
     // Strategy::subgroups: the exchanges between stages go through subgroup shuffles, not shared
     // memory (power-of-two one-pass kernels of span 1, with loads and stores of their own: no
-    // fused real step, Bluestein or convolution). Bit b of a
-    // point's index in its column (n = log2 radix bits, t = log2 threads_per_column of them
-    // in the invocation's index) lives at a place: lane bit l < t of the invocation's index i, or
-    // register bit l - t of the register's index. The loads place bit b at b (register r holds
+    // fused real step, Bluestein or convolution). Bit b of a point's index in its column (n =
+    // log2 radix bits, t = log2 threads_per_column of them in the invocation's index) lives at a
+    // place: lane bit l < t of the invocation's index i, or register bit l - t of the register's
+    // index. The loads place bit b at b (register r holds
     // point i + r * threads_per_column). A stage of radix 2^kr and span 2^s needs its point bits
     // (the top kr) in registers; these swaps bring them there; then its butterfly q = (the other
     // bits) writes output m at point (q - q mod 2^s) 2^kr + q mod 2^s + m 2^s without moving

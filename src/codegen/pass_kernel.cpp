@@ -1407,27 +1407,26 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                 if (layout[b] >= t_bits && (reg >> (layout[b] - t_bits) & 1u)) x |= 1u << b;
             return x;
         };
+        // Each register at its point of the column under `layout` (a uint named `base` holds the
+        // lane part), with the point's top bit, from a lane or the register, for exchanges in halves.
+        auto register_moves = [&](const std::vector<uint8_t>& layout, const std::string& base) {
+            w.line("uint " + base + " = " + lane_glsl(layout) + ";");
+            std::vector<uint32_t> values;
+            for (uint32_t lane : column_lanes) values.push_back(lane_part(layout, lane));
+            const uint8_t top = layout.back();
+            std::vector<SharedExchange::Move> moves;
+            for (uint32_t reg = 0; reg < P; ++reg) {
+                const std::string upper = top < t_bits ? "((i >> " + u(top) + ") & 1u) != 0u"
+                                          : (reg >> (top - t_bits) & 1u) ? "true"
+                                                                         : "false";
+                moves.push_back(at_point({names[reg], "", upper, ""}, base, values, reg_part(layout, reg)));
+            }
+            return moves;
+        };
         // Every register to the column's point in shared memory under `from`, and back under `to`.
         auto remap = [&](const std::vector<uint8_t>& from, const std::vector<uint8_t>& to, size_t s) {
-            const uint32_t n_bits = static_cast<uint32_t>(from.size());
-            std::vector<SharedExchange::Move> writes, reads;
-            for (const auto* layout : {&from, &to}) {
-                const std::string base = (layout == &from ? "rw" : "rr") + std::to_string(s);
-                w.line("uint " + base + " = " + lane_glsl(*layout) + ";");
-                std::vector<uint32_t> values;
-                for (uint32_t lane : column_lanes) values.push_back(lane_part(*layout, lane));
-                // The point's top bit, from a lane or the register, for exchanges in halves.
-                const uint8_t top = (*layout)[n_bits - 1];
-                for (uint32_t reg = 0; reg < P; ++reg) {
-                    const std::string upper = top < t_bits ? "((i >> " + u(top) + ") & 1u) != 0u"
-                                              : (reg >> (top - t_bits) & 1u) ? "true"
-                                                                             : "false";
-                    (layout == &from ? writes : reads)
-                        .push_back(
-                            at_point({names[reg], "", upper, ""}, base, values, reg_part(*layout, reg)));
-                }
-            }
-            exchange(stage_scope, writes, reads);
+            const std::vector<SharedExchange::Move> writes = register_moves(from, "rw" + std::to_string(s));
+            exchange(stage_scope, writes, register_moves(to, "rr" + std::to_string(s)));
         };
         for (size_t s = 0; s < k.stages.size(); ++s) {
             for (const LaneRemap& rm : k.lane_remaps) {
