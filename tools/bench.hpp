@@ -116,6 +116,11 @@ private:
 // A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
 std::string csv_field(const std::string& text);
 
+// Throws twiddle::Error when every case's status says "unsupported: ...": a run that measured
+// nothing (a strategy or precision the device lacks) fails with the first reason, after its rows
+// were printed and written. Runs where some cases ran keep their unsupported rows and succeed.
+void require_some_case_ran(const std::vector<std::string>& statuses);
+
 // Writes `path`: for a .json path the device, the copy kernel's bandwidth, the fields of `extra`
 // and `cases`; else `csv`.
 void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,

@@ -193,7 +193,12 @@ void run_plan_time(const BenchArgs& a) {
             static_cast<unsigned long long>(row.loaded), cold <= 100 ? "met" : "missed",
             warm <= 5 ? "met" : "missed");
     }
-    if (a.out.empty()) return;
+    std::vector<std::string> statuses;
+    for (const PlanTimeRow& row : rows) statuses.push_back(row.status);
+    if (a.out.empty()) {
+        require_some_case_ran(statuses);
+        return;
+    }
     std::ostringstream csv;
     csv << "library,kind,precision,n,batch,passes,kernels_compiled_cold,kernels_loaded_warm,cold_first_ms,"
            "cold_median_ms,warm_median_ms,context_median_ms,kernels_compiled_warm,cold_shaderc_median_ms,"
@@ -238,6 +243,7 @@ void run_plan_time(const BenchArgs& a) {
         text = j.dump(2) + "\n";
     }
     write_file_atomic(a.out, std::as_bytes(std::span(text.data(), text.size())));
+    require_some_case_ran(statuses);
 }
 
 }  // namespace twiddle::cli

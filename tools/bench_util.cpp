@@ -155,6 +155,13 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
+void require_some_case_ran(const std::vector<std::string>& statuses) {
+    const std::string prefix = "unsupported: ";
+    const auto unsupported = [&](const std::string& s) { return s.rfind(prefix, 0) == 0; };
+    if (!statuses.empty() && std::all_of(statuses.begin(), statuses.end(), unsupported))
+        throw Error("bench: no case ran: " + statuses.front().substr(prefix.size()));
+}
+
 void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
                         const std::string& csv, const nlohmann::json& extra) {
     std::string text = csv;

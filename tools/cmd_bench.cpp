@@ -662,6 +662,9 @@ void add_bench_command(CLI::App& app) {
         }
         check_validation(ctx);
         if (!args.out.empty()) write_results(args.out, rows, ctx.caps(), copy);
+        std::vector<std::string> statuses;
+        for (const Row& r : rows) statuses.push_back(r.status);
+        require_some_case_ran(statuses);
         const bool failed = std::any_of(rows.begin(), rows.end(),
                                         [](const Row& r) { return r.status.rfind("failed", 0) == 0; });
         if (failed) throw Error("bench: a case failed its accuracy gate");

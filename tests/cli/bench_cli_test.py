@@ -142,6 +142,29 @@ class Bench(cli_test_common.CliTest):
         self.assertTrue(statuses["131072"]["twiddle"].startswith("unsupported: "), statuses["131072"])
         self.assertEqual(statuses["131072"]["fftw"], "ok")
 
+    def test_no_case_ran(self):
+        # Every case unsupported (the direct sum stops at 65536): the rows are written, and the
+        # command fails in one line with the reason, as it does for --plan-time. One case that
+        # runs is enough to succeed.
+        for mode in ([], ["--plan-time", "--plan-reps", "1"]):
+            out = self.path("none.csv")
+            run = self.twiddle("bench", *mode, "--strategy", "dft", "--total", "17", "--warmup", "0",
+                               "--reps", "5", "--n", "131072", "--out", out)
+            self.assertEqual(run.returncode, 1, (mode, run.stdout, run.stderr))
+            self.assertIn("no case ran: the direct sum takes lengths up to 65536", run.stderr)
+            self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
+            with open(out) as f:
+                rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
+            self.assertEqual(len(rows), 1, mode)
+            self.assertTrue(rows[0]["status"].startswith("unsupported: "), rows[0])
+        out = self.path("some.csv")
+        self.run_ok("--strategy", "dft", "--total", "17", "--warmup", "0", "--reps", "5", "--n", "64,131072",
+                    "--out", out)
+        with open(out) as f:
+            statuses = [r["status"] for r in csv.DictReader(f) if r["library"] == "twiddle"]
+        self.assertEqual(statuses[0], "ok")
+        self.assertTrue(statuses[1].startswith("unsupported: "), statuses)
+
     def test_compare_real_csv(self):
         out, plot = self.path("real.csv"), self.path("chart")
         self.run_ok("--compare", *FAST, "--real", "--n", "256", "--out", out, "--plot", plot + ".png")
