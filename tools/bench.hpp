@@ -121,9 +121,10 @@ std::string csv_field(const std::string& text);
 // were printed and written. Runs where some cases ran keep their unsupported rows and succeed.
 void require_some_case_ran(const std::vector<std::string>& statuses);
 
-// Writes `path`: for a .json path the device, the copy kernel's bandwidth, the fields of `extra`
-// and `cases`; else `csv`.
-void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
-                        const std::string& csv, const nlohmann::json& extra = nlohmann::json::object());
+// Writes `path`: for a .json path the device, its driver, the fields of `extra` (the copy kernel's
+// bandwidth, say) and `cases`; else `csv` (a header line, then rows) with the device and driver
+// as two more columns.
+void write_results_file(const std::string& path, const DeviceCaps& caps, nlohmann::json cases,
+                        const std::string& csv, const nlohmann::json& extra);
 
 }  // namespace twiddle::cli

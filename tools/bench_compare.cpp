@@ -206,7 +206,8 @@ void write_compare_results(const std::string& path, const std::vector<CaseRow>& 
                          {"best_peer", row.best_peer},
                          {"ratio", number(row.ratio)}});
     }
-    write_results_file(path, caps, copy, std::move(cases), f.str(), {{"libraries", libraries}});
+    write_results_file(path, caps, std::move(cases), f.str(),
+                       {{"copy_gbps", copy}, {"libraries", libraries}});
 }
 
 // A result in 19 columns of the table: GB/s and error, or the start of its status.

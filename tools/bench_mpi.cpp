@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <complex>
 #include <cstdio>
-#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "bench.hpp"
 #include "dist/host_staging.hpp"
@@ -204,17 +204,33 @@ void run_bench_mpi(const BenchArgs& args) {
                     bound, 100 * bound / r.total, r.error, r.ok ? "ok" : "failed");
             }
             if (!args.out.empty()) {
-                std::ofstream f(args.out);
+                std::ostringstream f;
+                nlohmann::json cases = nlohmann::json::array();
                 f << "shape,ranks,decomposition,exchanges,total_ms,local_fft_ms,staging_ms,staging_wait_ms,"
-                     "alltoall_ms,"
-                     "single_gpu_ms,staged_alltoall_ms,bound_ms,rel_l2,status\n";
-                for (const MpiRow& r : rows)
+                     "alltoall_ms,single_gpu_ms,staged_alltoall_ms,bound_ms,rel_l2,status\n";
+                for (const MpiRow& r : rows) {
+                    const double bound = r.exchanges * r.staged_alltoall;
+                    const char* status = r.ok ? "ok" : "failed";
                     f << r.shape << ',' << r.ranks << ',' << r.decomposition << ',' << r.exchanges << ','
                       << r.total << ',' << r.local_fft << ',' << r.staging << ',' << r.staging_wait << ','
-                      << r.alltoall << ',' << r.single << ',' << r.staged_alltoall << ','
-                      << r.exchanges * r.staged_alltoall << ',' << r.error << ',' << (r.ok ? "ok" : "failed")
-                      << '\n';
-                if (!f) throw Error("cannot write " + args.out);
+                      << r.alltoall << ',' << r.single << ',' << r.staged_alltoall << ',' << bound << ','
+                      << r.error << ',' << status << '\n';
+                    cases.push_back({{"shape", r.shape},
+                                     {"ranks", r.ranks},
+                                     {"decomposition", r.decomposition},
+                                     {"exchanges", r.exchanges},
+                                     {"total_ms", r.total},
+                                     {"local_fft_ms", r.local_fft},
+                                     {"staging_ms", r.staging},
+                                     {"staging_wait_ms", r.staging_wait},
+                                     {"alltoall_ms", r.alltoall},
+                                     {"single_gpu_ms", r.single},
+                                     {"staged_alltoall_ms", r.staged_alltoall},
+                                     {"bound_ms", bound},
+                                     {"rel_l2", r.error},
+                                     {"status", status}});
+                }
+                write_results_file(args.out, ctx.caps(), std::move(cases), f.str(), nlohmann::json::object());
             }
         }
         for (const MpiRow& r : rows)

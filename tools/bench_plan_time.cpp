@@ -232,17 +232,8 @@ void run_plan_time(const BenchArgs& a) {
                          {"warm_driver_ms", row.warm_driver_ms},
                          {"status", row.status}});
     }
-    std::string text = csv.str();
-    if (a.out.size() >= 5 && a.out.substr(a.out.size() - 5) == ".json") {
-        nlohmann::json j;
-        j["device"] = caps.name;
-        j["driver"] = caps.driver_name + " " + caps.driver_info;
-        j["driver_shader_caches"] = driver_caches;
-        j["first_plan_ms"] = first.plan_ms;
-        j["cases"] = std::move(cases);
-        text = j.dump(2) + "\n";
-    }
-    write_file_atomic(a.out, std::as_bytes(std::span(text.data(), text.size())));
+    write_results_file(a.out, caps, std::move(cases), csv.str(),
+                       {{"driver_shader_caches", driver_caches}, {"first_plan_ms", first.plan_ms}});
     require_some_case_ran(statuses);
 }
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <sstream>
 
 #include "bench.hpp"
 #include "codegen/pass_kernel.hpp"
@@ -162,17 +163,25 @@ void require_some_case_ran(const std::vector<std::string>& statuses) {
         throw Error("bench: no case ran: " + statuses.front().substr(prefix.size()));
 }
 
-void write_results_file(const std::string& path, const DeviceCaps& caps, double copy, nlohmann::json cases,
+void write_results_file(const std::string& path, const DeviceCaps& caps, nlohmann::json cases,
                         const std::string& csv, const nlohmann::json& extra) {
-    std::string text = csv;
+    std::string text;
+    const std::string driver = caps.driver_name + " " + caps.driver_info;
     if (path.size() >= 5 && path.substr(path.size() - 5) == ".json") {
         nlohmann::json j;
         j["device"] = caps.name;
-        j["driver"] = caps.driver_name + " " + caps.driver_info;
-        j["copy_gbps"] = copy;
+        j["driver"] = driver;
         for (const auto& [key, value] : extra.items()) j[key] = value;
         j["cases"] = std::move(cases);
         text = j.dump(2) + "\n";
+    } else {
+        // The device and driver as the last two columns of every line, so that a CSV read apart
+        // from its run still says where it was measured.
+        const std::string header_end = ",device,driver\n";
+        const std::string row_end = "," + csv_field(caps.name) + "," + csv_field(driver) + "\n";
+        std::istringstream lines(csv);
+        for (std::string line; std::getline(lines, line);)
+            text += line + (text.empty() ? header_end : row_end);
     }
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
 }

@@ -360,7 +360,7 @@ void write_convolve_results(const std::string& path, const std::vector<ConvolveR
           << r.rel_l2 << "," << shape_name(r.shape) << "," << r.variant << "," << r.dispatches << ","
           << r.copy_fraction << "," << csv_field(r.status) << "\n";
     }
-    write_results_file(path, caps, copy, std::move(cases), f.str());
+    write_results_file(path, caps, std::move(cases), f.str(), {{"copy_gbps", copy}});
 }
 
 void write_results(const std::string& path, const std::vector<Row>& rows, const DeviceCaps& caps,
@@ -384,7 +384,7 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
           << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "," << shape_name(r.shape)
           << "," << pass_list(r.pass_ms) << "\n";
     }
-    write_results_file(path, caps, copy, std::move(cases), f.str());
+    write_results_file(path, caps, std::move(cases), f.str(), {{"copy_gbps", copy}});
 }
 
 void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows, const DeviceCaps& caps,
@@ -411,7 +411,7 @@ void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows,
           << r.grid.fields << "," << r.passes << "," << r.ms << "," << r.gbps << "," << r.copy_fraction << ","
           << r.rel_l2 << "," << csv_field(r.status) << "," << pass_list(r.pass_ms) << "\n";
     }
-    write_results_file(path, caps, copy, std::move(cases), f.str());
+    write_results_file(path, caps, std::move(cases), f.str(), {{"copy_gbps", copy}});
 }
 
 }  // namespace

@@ -171,6 +171,9 @@ class Bench(cli_test_common.CliTest):
         with open(out) as f:
             rows = list(csv.DictReader(f))
         self.assertEqual(rows[0]["library"], "copy")
+        # Every row names the device and driver, as the JSON does once.
+        self.assertEqual(len({(r["device"], r["driver"]) for r in rows}), 1, rows)
+        self.assertTrue(rows[0]["device"] and rows[0]["driver"], rows[0])
         cases = [r for r in rows if r["library"] != "copy"]
         self.assertEqual(sorted(r["library"] for r in cases), sorted(LIBRARIES))
         for r in cases:

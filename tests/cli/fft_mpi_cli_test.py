@@ -5,6 +5,7 @@ is not transformed; runs `mpirun -np P twiddle bench --mpi` on small shapes.
 Usage: python3 fft_mpi_cli_test.py PATH/TO/twiddle PATH/TO/mpiexec [unittest arguments]
 """
 
+import csv
 import os
 import subprocess
 import sys
@@ -99,11 +100,11 @@ class MpiCliTest(cli_test_common.CliTest):
             self.assertEqual(table[0][:2], ["shape", "ranks"])
             self.assertEqual([row[0] for row in table[1:]], ["16x12x10", "24x20"])  # one row per shape, rank 0's
             with open(out) as f:
-                rows = [l.strip().split(",") for l in f]
-            header = rows[0]
-            for row in rows[1:]:
-                record = dict(zip(header, row))
+                records = list(csv.DictReader(f))
+            self.assertEqual([r["shape"] for r in records], ["16x12x10", "24x20"])
+            for record in records:
                 self.assertEqual(record["status"], "ok")
+                self.assertTrue(record["device"] and record["driver"], record)
                 self.assertEqual(int(record["ranks"]), ranks)
                 self.assertEqual(record["decomposition"], "slab")
                 self.assertEqual(int(record["exchanges"]), 2)  # to slabs of axis 1 and back
