@@ -27,6 +27,9 @@ struct BenchArgs {
     double max_error = 0;  // 0: 5e-7 in f32, 1e-14 in f64
     bool f64 = false;
     bool real = false;  // r2c (numpy rfftn over every axis) instead of complex transforms
+    // The inverse transforms instead (c2c inverse, with `real` c2r), unnormalized as cuFFT's and
+    // FFTW's (Normalization::forward), from an input that is a real array's spectrum.
+    bool inverse = false;
     bool kernel_stats = false;
     bool pass_times = false;            // also time each pass of multi-pass plans
     std::vector<uint32_t> copy_shared;  // shared-memory footprints to time the copy with
@@ -78,25 +81,31 @@ struct Buffers {
     const Buffer& scratch_of(const Context& ctx, uint64_t bytes);
 };
 
-// One case: `batch` arrays of `shape`, one after another, each transformed forward over all of its
-// axes, complex to complex or (real) real to half spectrum, out of place, packed. The batch fills
-// 2^total values (at least one array).
+// One case: `batch` arrays of `shape`, one after another, each transformed over all of its axes in
+// `direction`, complex to complex or (real) real to half spectrum (forward) and back (inverse, c2r;
+// unnormalized both ways), out of place, packed. The batch fills 2^total values (at least one
+// array).
 struct BenchCase {
     std::vector<uint64_t> shape;
     bool real = false;
     Precision precision = Precision::f32;
+    Direction direction = Direction::forward;
     uint64_t n = 1, batch = 1;
 
-    BenchCase(std::vector<uint64_t> shape, bool real, Precision precision, uint32_t total_log2);
+    BenchCase(std::vector<uint64_t> shape, bool real, Precision precision, uint32_t total_log2,
+              Direction direction = Direction::forward);
     // The arrays of the case, `count` of them, as one batched problem.
     FftDesc problem(uint64_t count) const;
     uint64_t input_bytes() const;   // of the whole batch
     uint64_t output_bytes() const;  // of the whole batch
     std::string name() const;       // "1024", "256x256"
+    const char* kind() const;       // "c2c", "r2c" or "c2r"
 };
 
 // A case's input, drawn once, and the long-double reference of its first and last rows (at most
 // 2^15 values each), so that the first and the last workgroups of any implementation are checked.
+// A c2r case's input is made the spectrum of a real array (Hermitian where the half spectrum holds
+// both of a pair of mirrored points), so that every library's c2r has one right answer.
 class CaseData {
 public:
     explicit CaseData(const BenchCase& c);

@@ -4,6 +4,8 @@
 // GB/s against N per library with twiddle's ratio to the best other library.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -60,8 +62,9 @@ std::vector<BenchCase> compare_cases(const BenchArgs& a) {
     const Precision precision = a.f64 ? Precision::f64 : Precision::f32;
     const uint64_t total = uint64_t(1) << a.total_log2;
     std::vector<BenchCase> cases;
+    const Direction direction = a.inverse ? Direction::inverse : Direction::forward;
     auto add = [&](std::vector<uint64_t> shape, bool real) {
-        BenchCase c(std::move(shape), real, precision, a.total_log2);
+        BenchCase c(std::move(shape), real, precision, a.total_log2, direction);
         if (c.n <= total || !a.lengths.empty() || !a.shapes.empty()) cases.push_back(std::move(c));
     };
     if (!a.lengths.empty() || !a.shapes.empty()) {
@@ -112,12 +115,13 @@ Result run_peer(Peer& peer, const BenchCase& c, const CaseData& data, const Benc
     return r;
 }
 
-const char* kind_name(const BenchCase& c) { return c.real ? "r2c" : "c2c"; }
 const char* precision_name(const BenchCase& c) { return c.precision == Precision::f64 ? "f64" : "f32"; }
 
 // The chart panel a case belongs to: kind, rank, and for 1D powers of two apart from other lengths.
 std::string family(const BenchCase& c) {
-    std::string f = c.real ? "R2C" : "C2C";
+    std::string f = c.kind();
+    std::transform(f.begin(), f.end(), f.begin(), [](char x) { return char(std::toupper(x)); });
+    if (!c.real && c.direction == Direction::inverse) f += " inverse";
     f += " " + std::to_string(c.shape.size()) + "D";
     if (c.shape.size() == 1) f += is_power_of_two(c.n) ? ", powers of two" : ", other lengths";
     return f;
@@ -126,8 +130,8 @@ std::string family(const BenchCase& c) {
 chart::Figure make_figure(const std::vector<CaseRow>& rows, const std::vector<std::unique_ptr<Peer>>& peers,
                           const DeviceCaps& caps, const BenchArgs& a) {
     chart::Figure figure;
-    figure.title = "FFT throughput on " + caps.name + " (" + (a.f64 ? "f64" : "f32") + ", 2^" +
-                   std::to_string(a.total_log2) + " values per case)";
+    figure.title = std::string(a.inverse ? "Inverse FFT" : "FFT") + " throughput on " + caps.name + " (" +
+                   (a.f64 ? "f64" : "f32") + ", 2^" + std::to_string(a.total_log2) + " values per case)";
     std::vector<std::string> families;
     for (const CaseRow& row : rows)
         if (std::find(families.begin(), families.end(), family(row.c)) == families.end())
@@ -176,8 +180,9 @@ void write_compare_results(const std::string& path, const std::vector<CaseRow>& 
                              {"available", p->unavailable().empty()},
                              {"detail", p->unavailable().empty() ? p->detail() : p->unavailable()}});
     std::ostringstream f;
-    f << "library,kind,shape,n,batch,precision,ms,gbps,copy_fraction,rel_l2,status,best_peer,ratio\n";
-    f << "copy,-,-,0,0,-,0," << copy << ",1,0,ok,,\n";
+    f << "library,kind,direction,shape,n,batch,precision,ms,gbps,copy_fraction,rel_l2,status,best_peer,"
+         "ratio\n";
+    f << "copy,-,-,-,0,0,-,0," << copy << ",1,0,ok,,\n";
     for (const CaseRow& row : rows) {
         nlohmann::json results = nlohmann::json::array();
         for (size_t p = 0; p < peers.size(); ++p) {
@@ -189,15 +194,16 @@ void write_compare_results(const std::string& path, const std::vector<CaseRow>& 
                                {"rel_l2", number(r.rel_l2)},
                                {"status", r.status}});
             // Empty fields where there is no number: an error not measured, a ratio on a peer's row.
-            f << peers[p]->name() << "," << kind_name(row.c) << "," << row.c.name() << "," << row.c.n << ","
-              << row.c.batch << "," << precision_name(row.c) << "," << r.ms << "," << r.gbps << ","
-              << r.gbps / copy << ",";
+            f << peers[p]->name() << "," << row.c.kind() << "," << to_string(row.c.direction) << ","
+              << row.c.name() << "," << row.c.n << "," << row.c.batch << "," << precision_name(row.c) << ","
+              << r.ms << "," << r.gbps << "," << r.gbps / copy << ",";
             if (std::isfinite(r.rel_l2)) f << r.rel_l2;
             f << "," << csv_field(r.status) << "," << (p == 0 ? row.best_peer : "") << ",";
             if (p == 0 && std::isfinite(row.ratio)) f << row.ratio;
             f << "\n";
         }
-        cases.push_back({{"kind", kind_name(row.c)},
+        cases.push_back({{"kind", row.c.kind()},
+                         {"direction", to_string(row.c.direction)},
                          {"shape", row.c.name()},
                          {"n", row.c.n},
                          {"batch", row.c.batch},
@@ -256,6 +262,7 @@ void run_compare(const BenchArgs& args_in) {
                 ctx.caps().driver_info.c_str());
     std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
                 static_cast<unsigned long long>(2 * copy_bytes));
+    if (a.inverse) std::printf("inverse transforms (c2c, and c2r for real cases), unnormalized\n");
     for (const auto& p : peers)
         std::printf(
             "%-8s %s\n", p->name().c_str(),
@@ -267,12 +274,13 @@ void run_compare(const BenchArgs& args_in) {
     for (size_t i = 0; i < cases.size(); ++i) {
         const BenchCase& c = cases[i];
         if (tty)
-            std::fprintf(stderr, "\r[%zu/%zu] %s %s ...   ", i + 1, cases.size(), kind_name(c),
-                         c.name().c_str());
+            std::fprintf(stderr, "\r[%zu/%zu] %s %s ...   ", i + 1, cases.size(), c.kind(), c.name().c_str());
         CaseRow row{c, {}, {}, kNaN};
         const CaseData data(c);
-        buffers.in.upload(data.input(), c.input_bytes());
         for (size_t p = 0; p < peers.size(); ++p) {
+            // Each Vulkan library gets the input afresh: a c2r may overwrite its input, as FFTW's
+            // and cuFFT's may.
+            if (p < vulkan_peers) buffers.in.upload(data.input(), c.input_bytes());
             row.results.push_back(run_peer(*peers[p], c, data, a));
             if (p >= vulkan_peers) continue;
             // Validation messages (TWIDDLE_VALIDATION=1) fail the command for twiddle's own work;
@@ -299,7 +307,7 @@ void run_compare(const BenchArgs& args_in) {
     for (const auto& p : peers) std::printf(" | %9s %9s", (p->name() + " GB/s").c_str(), "rel_l2");
     std::printf(" | %6s %s\n", "ratio", "best other");
     for (const CaseRow& row : rows) {
-        std::printf("%12s %4s %9llu", row.c.name().c_str(), kind_name(row.c),
+        std::printf("%12s %4s %9llu", row.c.name().c_str(), row.c.kind(),
                     static_cast<unsigned long long>(row.c.batch));
         for (const Result& r : row.results) std::printf(" | %s", cell(r).c_str());
         if (std::isfinite(row.ratio))
@@ -311,7 +319,7 @@ void run_compare(const BenchArgs& args_in) {
         for (size_t p = 0; p < peers.size(); ++p) {
             const std::string& s = row.results[p].status;
             if (s != "ok" && s != "not available")
-                notes.push_back(peers[p]->name() + " " + kind_name(row.c) + " " + row.c.name() + ": " + s);
+                notes.push_back(peers[p]->name() + " " + row.c.kind() + " " + row.c.name() + ": " + s);
         }
     for (const std::string& n : notes) std::printf("note: %s\n", n.c_str());
 

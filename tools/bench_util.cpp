@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <span>
 #include <sstream>
 
 #include "bench.hpp"
@@ -61,8 +62,9 @@ const Buffer& Buffers::scratch_of(const Context& ctx, uint64_t bytes) {
     return *scratch;
 }
 
-BenchCase::BenchCase(std::vector<uint64_t> shape_, bool real_, Precision precision_, uint32_t total_log2)
-    : shape(std::move(shape_)), real(real_), precision(precision_) {
+BenchCase::BenchCase(std::vector<uint64_t> shape_, bool real_, Precision precision_, uint32_t total_log2,
+                     Direction direction_)
+    : shape(std::move(shape_)), real(real_), precision(precision_), direction(direction_) {
     for (uint64_t e : shape) n *= e;
     batch = std::max<uint64_t>(1, (uint64_t(1) << total_log2) / n);
 }
@@ -74,26 +76,72 @@ FftDesc BenchCase::problem(uint64_t count) const {
         axes.push_back(static_cast<int>(full.size()));
         full.push_back(e);
     }
-    return (real ? FftDesc::r2c_nd(full, axes) : FftDesc::nd(full, axes)).with_precision(precision);
+    const bool inverse = direction == Direction::inverse;
+    FftDesc desc = !real     ? FftDesc::nd(full, axes)
+                   : inverse ? FftDesc::c2r_nd(full, axes)
+                             : FftDesc::r2c_nd(full, axes);
+    // Unnormalized both ways, as cuFFT, FFTW and VkFFT by default.
+    return desc.with_precision(precision).with_normalization(inverse ? Normalization::forward
+                                                                     : Normalization::backward);
 }
 
 uint64_t BenchCase::input_bytes() const { return problem(batch).input_bytes(); }
 uint64_t BenchCase::output_bytes() const { return problem(batch).output_bytes(); }
 std::string BenchCase::name() const { return shape_name(shape); }
+const char* BenchCase::kind() const {
+    return !real ? "c2c" : direction == Direction::inverse ? "c2r" : "r2c";
+}
 
 namespace {
 
+// Makes each half spectrum of `shape` in `words` (complex values, two words each, one array after
+// another) the spectrum of a real array. Only the planes whose last index k is its own mirror (0,
+// and n / 2 for even n) hold both points of a pair, X[i, k] and X[-i, k] with i the index over the
+// other dims: the second becomes the conjugate of the first, and a point that is its own mirror
+// real.
+template <typename T>
+void make_hermitian(std::span<T> words, const std::vector<uint64_t>& shape) {
+    const uint64_t n = shape.back(), half = n / 2 + 1;
+    uint64_t others = 1;
+    for (size_t d = 0; d + 1 < shape.size(); ++d) others *= shape[d];
+    auto mirror = [&](uint64_t i) {
+        uint64_t m = 0, stride = 1;
+        for (size_t d = shape.size() - 1; d-- > 0;) {
+            const uint64_t e = shape[d], x = i / stride % e;
+            m += (e - x) % e * stride;
+            stride *= e;
+        }
+        return m;
+    };
+    std::vector<uint64_t> planes{0};
+    if (n % 2 == 0 && n > 0) planes.push_back(n / 2);
+    for (uint64_t at = 0; at + 2 * others * half <= words.size(); at += 2 * others * half)
+        for (uint64_t k : planes)
+            for (uint64_t i = 0; i < others; ++i) {
+                const uint64_t j = mirror(i);
+                T* x = words.data() + at + 2 * (i * half + k);
+                T* y = words.data() + at + 2 * (j * half + k);
+                if (i == j) {
+                    x[1] = 0;
+                } else if (i < j) {
+                    y[0] = x[0];
+                    y[1] = -x[1];
+                }
+            }
+}
+
 // Random rows, repeated after an odd number of rows (about 2^20 values), so that no power-of-two
 // stride between tiles meets equal data: drawing all 2^26 values took longer than timing a case.
-// Words of T: one per real, two per complex value.
+// Words of T: one per real, two per complex value. A c2r case's rows are made real arrays' spectra.
 template <typename T>
-void draw_input(std::vector<unsigned char>& bytes, uint64_t n, uint64_t row_words, uint64_t batch) {
-    const uint64_t words = row_words * batch;
+void draw_input(std::vector<unsigned char>& bytes, const BenchCase& c, uint64_t row_words) {
+    const uint64_t words = row_words * c.batch;
     std::vector<T> fresh(
         std::min<uint64_t>(words, row_words * (std::max<uint64_t>(1, (uint64_t(1) << 21) / row_words) | 1)));
-    std::mt19937 gen(static_cast<uint32_t>(n));
+    std::mt19937 gen(static_cast<uint32_t>(c.n));
     std::uniform_real_distribution<float> dist(-1, 1);  // float values in both precisions
     for (T& x : fresh) x = dist(gen);
+    if (c.real && c.direction == Direction::inverse) make_hermitian(std::span<T>(fresh), c.shape);
     bytes.resize(words * sizeof(T));
     const uint64_t block = fresh.size() * sizeof(T);
     for (uint64_t at = 0; at < bytes.size(); at += block)
@@ -118,9 +166,9 @@ CaseData::CaseData(const BenchCase& c) : case_(c) {
     const uint64_t in_words = all.input_bytes() / word / c.batch;
     out_words_ = all.output_bytes() / word / c.batch;
     if (f64)
-        draw_input<double>(input_, c.n, in_words, c.batch);
+        draw_input<double>(input_, c, in_words);
     else
-        draw_input<float>(input_, c.n, in_words, c.batch);
+        draw_input<float>(input_, c, in_words);
     // A real array's values pair up into the complex values the reference reads
     // (cpu::buffer_slots).
     rows_ = std::clamp<uint64_t>((uint64_t(1) << 15) / c.n, 1, c.batch);
@@ -133,9 +181,9 @@ CaseData::CaseData(const BenchCase& c) : case_(c) {
     // 1D complex rows go straight to the reference's rows: reference_nd's general layouts take two
     // index tables and a gathered copy of the sample.
     if (!c.real && c.shape.size() == 1)
-        cpu::reference_dft(values, want_, c.n, 2 * rows_, Direction::forward);
+        cpu::reference_dft(values, want_, c.n, 2 * rows_, c.direction);
     else
-        cpu::reference_nd(values, want_, c.problem(2 * rows_), Direction::forward);
+        cpu::reference_nd(values, want_, c.problem(2 * rows_), c.direction);
 }
 
 double CaseData::check(const std::function<void(void*, uint64_t, uint64_t)>& read) const {

@@ -50,6 +50,8 @@ struct ShtRow {
 
 struct Row {
     std::vector<uint64_t> shape;  // of one transform; n is its product
+    std::string kind;             // "c2c", "r2c" or "c2r" (BenchCase::kind)
+    Direction direction = Direction::forward;
     uint64_t n = 0, batch = 0;
     size_t passes = 0;
     double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
@@ -79,14 +81,23 @@ void print_statistics(const std::string& label,
     }
 }
 
-// One case (`batch` arrays of `shape`, each transformed over all of its axes: complex to complex,
-// or with --real real to half spectrum) on twiddle's plan, gated on its accuracy against the
-// long-double reference, then timed. GB/s counts the bytes of the input and of the output once.
-Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const BenchArgs& a, double copy) {
+// A row for case `c`, before it runs.
+Row case_row(const BenchCase& c) {
     Row row;
     row.shape = c.shape;
+    row.kind = c.kind();
+    row.direction = c.direction;
     row.n = c.n;
     row.batch = c.batch;
+    return row;
+}
+
+// One case (`batch` arrays of `shape`, each transformed over all of its axes: complex to complex,
+// or with --real real to half spectrum and with --inverse back) on twiddle's plan, gated on its
+// accuracy against the long-double reference, then timed. GB/s counts the bytes of the input and
+// of the output once.
+Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const BenchArgs& a, double copy) {
+    Row row = case_row(c);
     const CaseData data(c);
     peer.prepare(c, data);
     row.passes = peer.plan().passes();
@@ -367,10 +378,12 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                    double copy) {
     nlohmann::json cases = nlohmann::json::array();
     std::ostringstream f;
-    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape,pass_ms\n";
-    f << "copy,0,0,0,0," << copy << ",1,0,ok,-,\n";
+    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape,pass_ms,kind,direction\n";
+    f << "copy,0,0,0,0," << copy << ",1,0,ok,-,,-,-\n";
     for (const Row& r : rows) {
         cases.push_back({{"shape", shape_name(r.shape)},
+                         {"kind", r.kind},
+                         {"direction", to_string(r.direction)},
                          {"n", r.n},
                          {"batch", r.batch},
                          {"passes", r.passes},
@@ -382,7 +395,7 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                          {"pass_ms", r.pass_ms}});
         f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
           << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "," << shape_name(r.shape)
-          << "," << pass_list(r.pass_ms) << "\n";
+          << "," << pass_list(r.pass_ms) << "," << r.kind << "," << to_string(r.direction) << "\n";
     }
     write_results_file(path, caps, std::move(cases), f.str(), {{"copy_gbps", copy}});
 }
@@ -441,6 +454,9 @@ void add_bench_command(CLI::App& app) {
     cmd->add_flag("--real", a->real,
                   "Real-to-complex transforms (numpy rfftn over every axis): 2^total reals per case, GB/s "
                   "counting the reals read and the half spectrum written");
+    cmd->add_flag("--inverse", a->inverse,
+                  "Time the inverse transforms instead (with --real c2r, from a real array's half "
+                  "spectrum to its reals), unnormalized as cuFFT's and FFTW's");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
     cmd->add_flag(
@@ -564,6 +580,7 @@ void add_bench_command(CLI::App& app) {
                     ctx.caps().driver_info.c_str());
         std::printf("copy: %.1f GB/s over %llu bytes (read + written)\n", copy,
                     static_cast<unsigned long long>(2 * copy_bytes));
+        if (args.inverse) std::printf("inverse transforms (%s), unnormalized\n", args.real ? "c2r" : "c2c");
         if (!args.sht.empty()) {
             if (args.max_error == 0) args.max_error = args.f64 ? 1e-14 : 1e-6;
             std::vector<ShtRow> rows;
@@ -641,14 +658,12 @@ void add_bench_command(CLI::App& app) {
             if (tty)
                 std::fprintf(stderr, "\r[%zu/%zu] %s ...   ", i + 1, cases.size(),
                              shape_name(cases[i]).c_str());
+            const BenchCase c(cases[i], args.real, precision, args.total_log2,
+                              args.inverse ? Direction::inverse : Direction::forward);
             try {
-                rows.push_back(run_case(
-                    buffers, peer, BenchCase(cases[i], args.real, precision, args.total_log2), args, copy));
+                rows.push_back(run_case(buffers, peer, c, args, copy));
             } catch (const UnsupportedError& e) {
-                Row r;
-                r.shape = cases[i];
-                r.n = 1;
-                for (uint64_t e : cases[i]) r.n *= e;
+                Row r = case_row(c);
                 r.status = std::string("unsupported: ") + e.what();
                 rows.push_back(r);
             }

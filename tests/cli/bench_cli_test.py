@@ -182,6 +182,32 @@ class Bench(cli_test_common.CliTest):
         self.check_results(results, "r2c 256")
         self.check_charts(plot)
 
+    def test_inverse(self):
+        # --inverse times c2c inverses, and with --real c2r from real arrays' spectra: twiddle's
+        # rows pass the reference's gate, and every library's output agrees with it (VkFFT's and
+        # FFTW's c2r only where the input is a real array's spectrum in every dim).
+        for real in (False, True):
+            kind = "c2r" if real else "c2c"
+            out = self.path(f"inverse-{kind}.csv")
+            self.run_ok("--inverse", *(["--real"] if real else []), "--n", "64,1000", "--shapes", "16x12,6x10x4",
+                        "--total", "14", "--reps", "5", "--warmup", "0", "--out", out)
+            with open(out) as f:
+                rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
+            self.assertEqual([r["shape"] for r in rows], ["64", "1000", "16x12", "6x10x4"])
+            for r in rows:
+                self.assertEqual((r["status"], r["kind"], r["direction"]), ("ok", kind, "inverse"), r)
+                self.assertTrue(0 < float(r["rel_l2"]) <= 5e-7, r)
+        out = self.path("inverse.json")
+        self.run_ok("--compare", "--inverse", "--real", *FAST, "--n", "8,1000", "--shapes", "16x12,6x10x4",
+                    "--out", out)
+        with open(out) as f:
+            doc = json.load(f)
+        self.assertEqual([c["shape"] for c in doc["cases"]], ["8", "1000", "16x12", "6x10x4"])
+        for case in doc["cases"]:
+            self.assertEqual((case["kind"], case["direction"]), ("c2r", "inverse"))
+            results = {r["library"]: (r["status"], r["rel_l2"], r["gbps"]) for r in case["results"]}
+            self.check_results(results, "c2r " + case["shape"])
+
     def test_pass_times_csv(self):
         # 8192 takes two passes on every device's default plan here (--max-pass-length 64); 16x16
         # two passes (one per dim); 64 one pass, which reports no pass times.

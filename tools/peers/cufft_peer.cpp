@@ -21,8 +21,9 @@ using cudaStream_t = void*;
 using cufftResult = int;
 using cufftHandle = int;
 constexpr int cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2;
-constexpr int CUFFT_R2C = 0x2a, CUFFT_C2C = 0x29, CUFFT_D2Z = 0x6a, CUFFT_Z2Z = 0x69;
-constexpr int CUFFT_FORWARD = -1;
+constexpr int CUFFT_R2C = 0x2a, CUFFT_C2R = 0x2c, CUFFT_C2C = 0x29, CUFFT_D2Z = 0x6a, CUFFT_Z2D = 0x6c,
+              CUFFT_Z2Z = 0x69;
+constexpr int CUFFT_FORWARD = -1, CUFFT_INVERSE = 1;
 
 struct CudaApi {
     cudaError_t (*GetDeviceCount)(int*);
@@ -48,6 +49,8 @@ struct CufftApi {
     cufftResult (*ExecZ2Z)(cufftHandle, void*, void*, int);
     cufftResult (*ExecR2C)(cufftHandle, void*, void*);
     cufftResult (*ExecD2Z)(cufftHandle, void*, void*);
+    cufftResult (*ExecC2R)(cufftHandle, void*, void*);
+    cufftResult (*ExecZ2D)(cufftHandle, void*, void*);
     cufftResult (*GetVersion)(int*);
 };
 
@@ -108,23 +111,35 @@ public:
             capacity_ = bytes;
         }
         check(cuda_.Memcpy(in_, data.input(), in_bytes_, cudaMemcpyHostToDevice), "cudaMemcpy");
-        std::vector<int> n(c.shape.begin(), c.shape.end()), out_embed = n;
-        if (c.real) out_embed.back() = n.back() / 2 + 1;
+        // The real side holds n points along the last axis, the complex side of a real transform n /
+        // 2 + 1; a C2R (Z2D) reads the complex side.
+        const bool inverse = c.direction == Direction::inverse;
+        std::vector<int> n(c.shape.begin(), c.shape.end()), half = n;
+        if (c.real) half.back() = n.back() / 2 + 1;
+        std::vector<int>& in_embed = c.real && inverse ? half : n;
+        std::vector<int>& out_embed = c.real && !inverse ? half : n;
         int in_dist = 1, out_dist = 1;
         for (size_t k = 0; k < n.size(); ++k) {
-            in_dist *= n[k];
+            in_dist *= in_embed[k];
             out_dist *= out_embed[k];
         }
-        const int type = c.real ? (f64 ? CUFFT_D2Z : CUFFT_R2C) : (f64 ? CUFFT_Z2Z : CUFFT_C2C);
-        const cufftResult r = cufft_.PlanMany(&plan_, int(n.size()), n.data(), n.data(), 1, in_dist,
+        const int type = !c.real   ? (f64 ? CUFFT_Z2Z : CUFFT_C2C)
+                         : inverse ? (f64 ? CUFFT_Z2D : CUFFT_C2R)
+                                   : (f64 ? CUFFT_D2Z : CUFFT_R2C);
+        const cufftResult r = cufft_.PlanMany(&plan_, int(n.size()), n.data(), in_embed.data(), 1, in_dist,
                                               out_embed.data(), 1, out_dist, type, int(c.batch));
         if (r != 0) return "unsupported: cufftPlanMany returned " + std::to_string(r);
         has_plan_ = true;
-        exec_ = [this, real = c.real, f64] {
-            const cufftResult e =
-                real ? (f64 ? cufft_.ExecD2Z(plan_, in_, out_) : cufft_.ExecR2C(plan_, in_, out_))
-                     : (f64 ? cufft_.ExecZ2Z(plan_, in_, out_, CUFFT_FORWARD)
-                            : cufft_.ExecC2C(plan_, in_, out_, CUFFT_FORWARD));
+        exec_ = [this, type, direction = inverse ? CUFFT_INVERSE : CUFFT_FORWARD] {
+            cufftResult e = 0;
+            switch (type) {
+            case CUFFT_C2C: e = cufft_.ExecC2C(plan_, in_, out_, direction); break;
+            case CUFFT_Z2Z: e = cufft_.ExecZ2Z(plan_, in_, out_, direction); break;
+            case CUFFT_R2C: e = cufft_.ExecR2C(plan_, in_, out_); break;
+            case CUFFT_D2Z: e = cufft_.ExecD2Z(plan_, in_, out_); break;
+            case CUFFT_C2R: e = cufft_.ExecC2R(plan_, in_, out_); break;
+            case CUFFT_Z2D: e = cufft_.ExecZ2D(plan_, in_, out_); break;
+            }
             if (e != 0) throw Error("cufftExec returned " + std::to_string(e));
         };
         return {};
@@ -218,6 +233,8 @@ private:
              bind(cufft, cufft_.ExecZ2Z, "cufftExecZ2Z", missing) &&
              bind(cufft, cufft_.ExecR2C, "cufftExecR2C", missing) &&
              bind(cufft, cufft_.ExecD2Z, "cufftExecD2Z", missing) &&
+             bind(cufft, cufft_.ExecC2R, "cufftExecC2R", missing) &&
+             bind(cufft, cufft_.ExecZ2D, "cufftExecZ2D", missing) &&
              bind(cufft, cufft_.GetVersion, "cufftGetVersion", missing);
         if (!ok) return "cuFFT lacks " + missing;
 

@@ -30,6 +30,7 @@ struct Fftw<float> {
     static constexpr auto deallocate = fftwf_free;
     static constexpr auto plan_many_dft = fftwf_plan_many_dft;
     static constexpr auto plan_many_dft_r2c = fftwf_plan_many_dft_r2c;
+    static constexpr auto plan_many_dft_c2r = fftwf_plan_many_dft_c2r;
     static constexpr auto execute = fftwf_execute;
     static constexpr auto destroy_plan = fftwf_destroy_plan;
 };
@@ -44,6 +45,7 @@ struct Fftw<double> {
     static constexpr auto deallocate = fftw_free;
     static constexpr auto plan_many_dft = fftw_plan_many_dft;
     static constexpr auto plan_many_dft_r2c = fftw_plan_many_dft_r2c;
+    static constexpr auto plan_many_dft_c2r = fftw_plan_many_dft_c2r;
     static constexpr auto execute = fftw_execute;
     static constexpr auto destroy_plan = fftw_destroy_plan;
 };
@@ -74,19 +76,28 @@ public:
             if (!in_ || !out_) throw Error("fftw_malloc failed");
             capacity_ = bytes;
         }
+        const bool inverse = c.direction == Direction::inverse;
         std::vector<int> n(c.shape.begin(), c.shape.end());
-        int in_dist = 1, out_dist = 1;
+        int full = 1, half = 1;  // points per array on the real side and on the complex side
         for (size_t k = 0; k < n.size(); ++k) {
-            in_dist *= n[k];
-            out_dist *= k + 1 < n.size() || !c.real ? n[k] : n[k] / 2 + 1;
+            full *= n[k];
+            half *= k + 1 < n.size() || !c.real ? n[k] : n[k] / 2 + 1;
         }
-        auto* out = reinterpret_cast<typename F::complex*>(out_);
-        // FFTW_MEASURE overwrites the arrays, so the input goes in after planning.
-        plan_ = c.real ? F::plan_many_dft_r2c(int(n.size()), n.data(), int(c.batch), in_, nullptr, 1, in_dist,
-                                              out, nullptr, 1, out_dist, FFTW_MEASURE)
-                       : F::plan_many_dft(int(n.size()), n.data(), int(c.batch),
-                                          reinterpret_cast<typename F::complex*>(in_), nullptr, 1, in_dist,
-                                          out, nullptr, 1, out_dist, FFTW_FORWARD, FFTW_MEASURE);
+        const int rank = int(n.size()), howmany = int(c.batch);
+        auto* complex_in = reinterpret_cast<typename F::complex*>(in_);
+        auto* complex_out = reinterpret_cast<typename F::complex*>(out_);
+        // FFTW_MEASURE overwrites the arrays, so the input goes in after planning. A c2r plan may
+        // overwrite its input too (FFTW's default for c2r): only the first run, which is checked,
+        // reads the case's input.
+        if (!c.real)
+            plan_ = F::plan_many_dft(rank, n.data(), howmany, complex_in, nullptr, 1, full, complex_out,
+                                     nullptr, 1, full, inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_MEASURE);
+        else if (inverse)
+            plan_ = F::plan_many_dft_c2r(rank, n.data(), howmany, complex_in, nullptr, 1, half, out_, nullptr,
+                                         1, full, FFTW_MEASURE);
+        else
+            plan_ = F::plan_many_dft_r2c(rank, n.data(), howmany, in_, nullptr, 1, full, complex_out, nullptr,
+                                         1, half, FFTW_MEASURE);
         if (!plan_) return "unsupported: FFTW made no plan";
         std::memcpy(in_, data.input(), c.input_bytes());
         return {};

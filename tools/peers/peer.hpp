@@ -73,6 +73,7 @@ private:
     Buffers& buffers_;
     Options options_;
     std::optional<Plan> plan_;
+    Direction direction_ = Direction::forward;
     BufferView in_, out_, scratch_;
 };
 

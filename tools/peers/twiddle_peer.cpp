@@ -13,6 +13,7 @@ std::string TwiddlePeer::detail() const {
 
 std::string TwiddlePeer::prepare(const BenchCase& c, const CaseData&) {
     plan_.emplace(ctx_, c.problem(c.batch), options_);
+    direction_ = c.direction;
     const uint64_t in_bytes = plan_->desc().input_bytes(), out_bytes = plan_->desc().output_bytes();
     if (std::max(in_bytes, out_bytes) > buffers_.in.size())
         throw UnsupportedError("case larger than the benchmark's buffers");
@@ -23,9 +24,7 @@ std::string TwiddlePeer::prepare(const BenchCase& c, const CaseData&) {
     return {};
 }
 
-void TwiddlePeer::record(VkCommandBuffer cmd) const {
-    plan_->record(cmd, in_, out_, scratch_, Direction::forward);
-}
+void TwiddlePeer::record(VkCommandBuffer cmd) const { plan_->record(cmd, in_, out_, scratch_, direction_); }
 
 void TwiddlePeer::run() {
     ctx_.submit([&](VkCommandBuffer cmd) {
@@ -48,7 +47,7 @@ std::vector<double> TwiddlePeer::pass_times_ms(uint32_t reps, double warm_up) {
     double before = 0;
     for (size_t p = 1; p <= plan_->passes(); ++p) {
         const double ms = time_median(ctx_, reps, warm_up, [&](VkCommandBuffer cmd) {
-            (void)plan_->record_first_passes(cmd, in_, out_, scratch_, Direction::forward, p);
+            (void)plan_->record_first_passes(cmd, in_, out_, scratch_, direction_, p);
         });
         times.push_back(ms - before);
         before = ms;

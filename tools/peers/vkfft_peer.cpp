@@ -50,10 +50,14 @@ public:
         if (rank > 3) return "unsupported: VkFFT transforms up to 3 dimensions";
         if (std::max(c.input_bytes(), c.output_bytes()) > buffers_.in.size())
             return "unsupported: case larger than the benchmark's buffers";
-        in_ = buffers_.in.handle();
-        out_ = buffers_.out.handle();
-        in_bytes_ = c.input_bytes();
-        out_bytes_ = c.output_bytes();
+        inverse_ = c.direction == Direction::inverse;
+        // VkFFT's forward transform reads inputBuffer (reals, for R2C) and writes buffer (the half
+        // spectrum); its inverse reads buffer and, with inverseReturnToInputBuffer, writes
+        // inputBuffer. So for the inverse, buffer is the harness's input and inputBuffer its output.
+        input_buffer_ = inverse_ ? buffers_.out.handle() : buffers_.in.handle();
+        buffer_ = inverse_ ? buffers_.in.handle() : buffers_.out.handle();
+        input_buffer_bytes_ = inverse_ ? c.output_bytes() : c.input_bytes();
+        buffer_bytes_ = inverse_ ? c.input_bytes() : c.output_bytes();
         VkFFTConfiguration config{};
         // VkFFT's size[0] is the fastest axis. A 1D or 2D batch is the next axis, which VkFFT does
         // not transform and may give several transforms per workgroup; a 3D batch is numberBatches.
@@ -64,24 +68,29 @@ public:
         else
             config.numberBatches = c.batch;
         const uint64_t half = c.real ? c.shape.back() / 2 + 1 : c.shape.back();
-        uint64_t in_stride = config.size[0], out_stride = half;
+        uint64_t input_stride = config.size[0], buffer_stride = half;
         for (size_t k = 0; k < 3; ++k) {
-            config.inputBufferStride[k] = in_stride;
-            config.bufferStride[k] = out_stride;
+            config.inputBufferStride[k] = input_stride;
+            config.bufferStride[k] = buffer_stride;
             if (k + 1 < 3) {
-                in_stride *= config.size[k + 1];
-                out_stride *= config.size[k + 1];
+                input_stride *= config.size[k + 1];
+                buffer_stride *= config.size[k + 1];
             }
         }
         config.performR2C = c.real ? 1 : 0;
         config.doublePrecision = c.precision == Precision::f64 ? 1 : 0;
-        config.makeForwardPlanOnly = 1;
+        if (inverse_)
+            config.makeInversePlanOnly = 1;
+        else
+            config.makeForwardPlanOnly = 1;
         config.useLUT = lut_ ? 1 : 0;
-        config.isInputFormatted = 1;  // read from inputBuffer, write to buffer: out of place
-        config.inputBuffer = &in_;
-        config.inputBufferSize = &in_bytes_;
-        config.buffer = &out_;
-        config.bufferSize = &out_bytes_;
+        // Out of place: between inputBuffer and buffer (above), in the inverse unnormalized.
+        config.isInputFormatted = 1;
+        config.inverseReturnToInputBuffer = inverse_ ? 1 : 0;
+        config.inputBuffer = &input_buffer_;
+        config.inputBufferSize = &input_buffer_bytes_;
+        config.buffer = &buffer_;
+        config.bufferSize = &buffer_bytes_;
         config.physicalDevice = &physical_;
         config.device = &device_;
         config.queue = &queue_;
@@ -121,9 +130,9 @@ private:
     void record(VkCommandBuffer cmd) {
         VkFFTLaunchParams launch{};
         launch.commandBuffer = &cmd;
-        launch.inputBuffer = &in_;
-        launch.buffer = &out_;
-        const VkFFTResult result = VkFFTAppend(&app_, -1, &launch);  // -1: forward
+        launch.inputBuffer = &input_buffer_;
+        launch.buffer = &buffer_;
+        const VkFFTResult result = VkFFTAppend(&app_, inverse_ ? 1 : -1, &launch);  // -1: forward
         if (result != VKFFT_SUCCESS)
             throw Error("VkFFTAppend failed with VkFFTResult " + std::to_string(int(result)));
     }
@@ -137,8 +146,10 @@ private:
     VkQueue queue_;
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
-    VkBuffer in_ = VK_NULL_HANDLE, out_ = VK_NULL_HANDLE;
-    uint64_t in_bytes_ = 0, out_bytes_ = 0;
+    // VkFFT's inputBuffer and buffer (see prepare()).
+    VkBuffer input_buffer_ = VK_NULL_HANDLE, buffer_ = VK_NULL_HANDLE;
+    uint64_t input_buffer_bytes_ = 0, buffer_bytes_ = 0;
+    bool inverse_ = false;
     VkFFTApplication app_{};
     bool ready_ = false;
 };
