@@ -128,6 +128,29 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     EXPECT_FALSE(one.passes[0].kernel.prefetch);
 }
 
+// A fused join loops over tiles of half as many bytes as other kernels: c2r 16384's half-length
+// tile of 8192 points (64 KiB) does not, r2c 16384's does, and c2r 8192's (32 KiB) still does.
+TEST(Planner, JoinLoopsOnlyOverSmallerTiles) {
+    const auto only_pass = [](const FftDesc& desc, const Options& options = {}) {
+        const LogicalPlan p = plan(desc, h200_caps(), options);
+        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
+        return p.passes[0];
+    };
+    const Pass c2r = only_pass(FftDesc::c2r(16384, 1u << 12));
+    EXPECT_TRUE(c2r.kernel.join_load);
+    EXPECT_FALSE(c2r.kernel.prefetch);
+    EXPECT_EQ(c2r.workgroups, c2r.tiles);
+    const Pass r2c = only_pass(FftDesc::r2c(16384, 1u << 12));
+    EXPECT_TRUE(r2c.kernel.split_store);
+    EXPECT_TRUE(r2c.kernel.prefetch);
+    const Pass smaller = only_pass(FftDesc::c2r(8192, 1u << 13));
+    EXPECT_TRUE(smaller.kernel.join_load);
+    EXPECT_TRUE(smaller.kernel.prefetch);
+    EXPECT_LT(smaller.workgroups, smaller.tiles);
+    // An explicit choice still holds.
+    EXPECT_TRUE(only_pass(FftDesc::c2r(16384, 1u << 12), Options{.tiles_per_workgroup = 4}).kernel.prefetch);
+}
+
 // One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and
 // backward in turn, convolutions too.
 TEST(Planner, PassesAlternateTheirTileOrder) {
