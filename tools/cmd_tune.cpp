@@ -58,6 +58,7 @@ void add_tune_command(CLI::App& app) {
         std::vector<uint64_t> lengths;
         bool f64 = false;
         bool real = false;
+        bool inverse = false;
         uint32_t total_log2 = 26;
         uint32_t reps = 10;
         bool list = false;
@@ -68,7 +69,8 @@ void add_tune_command(CLI::App& app) {
     auto a = std::make_shared<Args>();
     cmd->add_option("--n", a->lengths, "Lengths to tune: 1024,4096")->delimiter(',');
     cmd->add_flag("--f64", a->f64, "Double precision instead of single");
-    cmd->add_flag("--real", a->real, "r2c transforms (c2r plans of the length take the same choice)");
+    CLI::Option* real = cmd->add_flag("--real", a->real, "r2c transforms");
+    cmd->add_flag("--inverse", a->inverse, "With --real: c2r transforms, tuned apart from r2c")->needs(real);
     cmd->add_option("--total", a->total_log2, "log2 of the values per timed problem (default 26)")
         ->check(CLI::Range(4, 28));
     cmd->add_option("--reps", a->reps, "Timed executions per variant, median kept (default 10)")
@@ -95,8 +97,8 @@ void add_tune_command(CLI::App& app) {
         std::vector<TunedChoice> tuned;
         for (const uint64_t n : a->lengths) {
             std::fprintf(stderr, "tuning N=%llu ...\n", static_cast<unsigned long long>(n));
-            tuned.push_back(tune(ctx, a->real ? Transform::r2c : Transform::c2c,
-                                 a->f64 ? Precision::f64 : Precision::f32, n,
+            const Transform kind = !a->real ? Transform::c2c : a->inverse ? Transform::c2r : Transform::r2c;
+            tuned.push_back(tune(ctx, kind, a->f64 ? Precision::f64 : Precision::f32, n,
                                  {.values = uint64_t(1) << a->total_log2, .reps = a->reps}));
         }
         std::printf("device: %s\n", ctx.caps().name.c_str());

@@ -30,9 +30,8 @@ struct TunedChoice {
     uint64_t batch = 0;
     uint32_t variants = 0;
     // Fingerprints (32 hex digits) of what was timed: the kernels (as generated, and the compiler
-    // that compiles them), grids, buffers and tables of the plans of `batch` forward transforms
-    // with `options` and with the defaults (an r2c choice's also of the c2r plans of its length,
-    // which take it untimed). A choice is applied only while this version plans all of them as
+    // that compiles them), grids, buffers and tables of the plans of `batch` transforms with
+    // `options` and with the defaults. A choice is applied only while this version plans both as
     // they were when it was timed; another version's planner, code generator or compiler makes it
     // stale.
     std::string plan_key;
@@ -40,7 +39,7 @@ struct TunedChoice {
 };
 
 struct TuneOptions {
-    // Values (complex, or real for r2c) per timed problem: batch = max(1, values / length). The
+    // Values (complex, or real for r2c and c2r) per timed problem: batch = max(1, values / length). The
     // default is the benchmark's: shorter problems timed too noisily on the H200.
     uint64_t values = uint64_t(1) << 26;
     // Timed executions per variant, after a warm-up; the median counts.
@@ -48,17 +47,19 @@ struct TuneOptions {
 };
 
 // Times the planner's variants (points per invocation, workgroup and tile sizes, shared memory,
-// columns per workgroup, the strategies portable and subgroups) for a forward 1D transform of
-// `length` points, and returns the fastest whose output agrees with the default plan's, after
-// timing it and the defaults again in alternating rounds: it replaces the defaults only if it is
-// at least 2% faster there (else the choice is the defaults, kept so that tuning is not repeated).
-// c2c and r2c. Throws twiddle::Error for length 0 or a c2r transform (tune its r2c: the plans
-// mirror each other), UnsupportedError where the device cannot run the transform.
+// columns per workgroup, the strategies portable and subgroups) for a 1D transform of `length`
+// points (c2c and r2c forward, c2r inverse), and returns the fastest whose output agrees with the
+// default plan's, after timing it and the defaults again in alternating rounds: it replaces the
+// defaults only if it is at least 2% faster there (else the choice is the defaults, kept so that
+// tuning is not repeated). c2r is tuned apart from r2c: the two kernels of a length need not
+// prefer the same options (H100, 16384 f32: r2c fastest looping over tiles, c2r 35% faster
+// without). Throws twiddle::Error for length 0, UnsupportedError where the device cannot run the
+// transform.
 TWIDDLE_API TunedChoice tune(const Context& context, Transform transform, Precision precision,
                              uint64_t length, const TuneOptions& options = {});
 
 // The options a plan of `desc` takes when the caller asks for `options`: the tuned ones for a 1D
-// c2c or r2c problem (c2r: those of the r2c of its length) when `options` are the defaults and
+// c2c, r2c or c2r problem when `options` are the defaults and
 // the context holds a current choice for it (tuned_choice_current), else `options`.
 TWIDDLE_API Options tuned_options(const Context& context, const FftDesc& desc, const Options& options);
 

@@ -26,9 +26,6 @@ namespace twiddle {
 
 namespace {
 
-// A plan of a c2r problem mirrors the r2c of its length: both take the r2c's choice.
-Transform tuned_kind(Transform t) { return t == Transform::c2r ? Transform::r2c : t; }
-
 bool same_key(const TunedChoice& a, const TunedChoice& b) {
     return a.transform == b.transform && a.precision == b.precision && a.length == b.length;
 }
@@ -62,8 +59,10 @@ TunedChoice from_line(const std::string& line) {
         c.transform = Transform::c2c;
     else if (kind == "r2c")
         c.transform = Transform::r2c;
+    else if (kind == "c2r")
+        c.transform = Transform::c2r;
     else
-        throw bad("transform '" + kind + "' is not c2c or r2c");
+        throw bad("transform '" + kind + "' is not c2c, r2c or c2r");
     if (precision == "f32")
         c.precision = Precision::f32;
     else if (precision == "f64")
@@ -201,8 +200,11 @@ void remember(Context::State& state, const std::vector<TunedChoice>& choices) {
 
 // The problem tune() times: `batch` forward transforms of `length` points.
 FftDesc timed_problem(Transform transform, Precision precision, uint64_t length, uint64_t batch) {
-    return (transform == Transform::c2c ? FftDesc(length, batch) : FftDesc::r2c(length, batch))
-        .with_precision(precision);
+    FftDesc desc = transform == Transform::c2c   ? FftDesc(length, batch)
+                   : transform == Transform::r2c ? FftDesc::r2c(length, batch)
+                                                 : FftDesc::c2r(length, batch);
+    desc.with_precision(precision);
+    return desc;
 }
 
 // Whether this version plans a choice's timed problem as it was timed, with its options and with
@@ -299,8 +301,6 @@ double median(std::vector<double> v) {
 TunedChoice tune(const Context& context, Transform transform, Precision precision, uint64_t length,
                  const TuneOptions& options) {
     if (length == 0) throw Error("tune: length must be at least 1");
-    if (transform == Transform::c2r)
-        throw Error("tune: tune the r2c transform of the length; c2r plans take its choice");
     if (options.reps == 0) throw Error("tune: reps must be at least 1");
     const DeviceCaps& caps = context.caps();
     // At most what one binding holds.
@@ -376,7 +376,7 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
         auto record = [&](VkCommandBuffer cmd) {
             p.record(cmd, in.view(), out.view(),
                      lp.scratch_bytes(Placement::out_of_place) ? scratch.view() : BufferView{},
-                     Direction::forward);
+                     transform == Transform::c2r ? Direction::inverse : Direction::forward);
         };
         vk::warm_up(context, kWarmUpSeconds, record);
         GpuTimer timer(context, options.reps);
@@ -458,7 +458,7 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
 Options vk::tuned_options(Context::State& state, const FftDesc& desc, const Options& options) {
     if (!(options == Options{}) || desc.dims().size() != 1) return options;
     std::lock_guard lock(state.tuning_mutex);
-    const TunedChoice key{tuned_kind(desc.transform()), desc.precision(), desc.dims()[0].n};
+    const TunedChoice key{desc.transform(), desc.precision(), desc.dims()[0].n};
     for (const TunedChoice& c : loaded(state))
         if (same_key(c, key)) return current(state, c) ? c.options : options;
     return options;
@@ -493,20 +493,7 @@ std::string vk::plan_fingerprint(const LogicalPlan& plan) {
 
 std::string vk::choice_fingerprint(const DeviceCaps& caps, Transform transform, Precision precision,
                                    uint64_t length, uint64_t batch, const Options& options) {
-    const std::string timed =
-        plan_fingerprint(plan(timed_problem(transform, precision, length, batch), caps, options));
-    if (transform != Transform::r2c) return timed;
-    // An r2c choice also serves the c2r plans of its length (tuned_kind), untimed: it holds while
-    // this version plans their c2r as it did when the choice was timed, or still refuses it.
-    std::string inverse = "refused";
-    try {
-        inverse =
-            plan_fingerprint(plan(FftDesc::c2r(length, batch).with_precision(precision), caps, options));
-    } catch (const Error&) {
-    }
-    Hash128 h;
-    h.add(timed).add(inverse);
-    return h.hex();
+    return plan_fingerprint(plan(timed_problem(transform, precision, length, batch), caps, options));
 }
 
 vk::TunedPlan vk::plan_tuned(Context::State& state, const FftDesc& desc, const Options& options) {

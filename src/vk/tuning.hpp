@@ -13,9 +13,8 @@ namespace twiddle::vk {
 // kernel, grid and out-of-place buffers, the compiler's version, and the plan's tables.
 std::string plan_fingerprint(const LogicalPlan& plan);
 
-// TunedChoice::plan_key of a choice with `options`: the fingerprint of the plan of `batch` forward
-// transforms of `length` points; for r2c also of the c2r plan of the same length and batch, which
-// takes the choice too.
+// TunedChoice::plan_key of a choice with `options`: the fingerprint of the plan of `batch`
+// transforms of `length` points.
 std::string choice_fingerprint(const DeviceCaps& caps, Transform transform, Precision precision,
                                uint64_t length, uint64_t batch, const Options& options);
 

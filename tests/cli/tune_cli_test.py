@@ -26,7 +26,7 @@ class Tune(cli_test_common.CliTest):
         out = []
         for line in stdout.splitlines():
             fields = line.split()
-            if len(fields) >= 8 and fields[0] in ("c2c", "r2c"):
+            if len(fields) >= 8 and fields[0] in ("c2c", "r2c", "c2r"):
                 out.append((fields[0], fields[1], int(fields[2]), " ".join(fields[7:])))
         return out
 
@@ -37,15 +37,21 @@ class Tune(cli_test_common.CliTest):
         self.assertEqual([(k, p, n) for k, p, n, _ in tuned], [("c2c", "f32", 16), ("c2c", "f32", 64)])
         r = self.run_tune("--real", "--n", "64", "--total", "12", "--reps", "2")
         self.assertEqual(r.returncode, 0, r.stderr)
-        # The choices stay in the cache: --list prints all three, --export writes them.
+        self.assertEqual([(k, n) for k, _, n, _ in self.rows(r.stdout)], [("r2c", 64)])
+        # c2r is tuned apart from r2c (timed inverse).
+        r = self.run_tune("--real", "--inverse", "--n", "64", "--total", "12", "--reps", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([(k, n) for k, _, n, _ in self.rows(r.stdout)], [("c2r", 64)])
+        # The choices stay in the cache: --list prints all four, --export writes them.
         exported = self.path("choices.txt")
         r = self.run_tune("--list", "--export", exported)
         self.assertEqual(r.returncode, 0, r.stderr)
         listed = self.rows(r.stdout)
-        self.assertEqual(sorted((k, n) for k, _, n, _ in listed), [("c2c", 16), ("c2c", 64), ("r2c", 64)])
+        self.assertEqual(sorted((k, n) for k, _, n, _ in listed),
+                         [("c2c", 16), ("c2c", 64), ("c2r", 64), ("r2c", 64)])
         with open(exported) as f:
             lines = [line for line in f.read().splitlines() if line and not line.startswith("#")]
-        self.assertEqual(len(lines), 3)
+        self.assertEqual(len(lines), 4)
         self.assertTrue(all(" max_radix=" in line and " ms=" in line for line in lines), lines)
         # Cleared, then imported back.
         r = self.run_tune("--clear", "--list")
@@ -56,7 +62,8 @@ class Tune(cli_test_common.CliTest):
         self.assertEqual(sorted(self.rows(r.stdout)), sorted(listed))
 
     def test_refusals(self):
-        for args, message in [((), "nothing to do"), (("--n", "0"), "at least 1")]:
+        for args, message in [((), "nothing to do"), (("--n", "0"), "at least 1"),
+                              (("--inverse", "--n", "64"), "requires --real")]:
             r = self.run_tune(*args)
             self.assertNotEqual(r.returncode, 0)
             self.assertIn(message, r.stderr)
