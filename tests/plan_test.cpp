@@ -850,11 +850,17 @@ TEST(Planner, RealPlans) {
               "r2c 2097152 = half 1048576 = (32 x 32) x (32 x 32), split in 3 passes");
     EXPECT_EQ(big.scratch_bytes(Placement::out_of_place),
               plan(FftDesc(1 << 19, 8), h200_caps()).scratch_bytes(Placement::out_of_place));
-    // Else a pass of its own: join, and split after Bluestein's transform (a prime half length).
+    // Else a pass of its own: split after Bluestein's transform (a prime half length).
     EXPECT_EQ(plan(FftDesc::r2c(2 * 10007, 8), h200_caps()).passes.back().kernel.real_step, RealStep::split);
     EXPECT_EQ(plan(FftDesc::r2c(2 * 10007, 8), h200_caps()).passes.back().kernel.kind, KernelKind::real);
-    EXPECT_EQ(plan(FftDesc::c2r(1 << 20, 8), h200_caps()).summary(),
-              "c2r 1048576 = join, half 524288 = (32 x 32) x (16 x 32) in 3 passes");
+    // Join into the first of several passes, whose columns read each point with its mirror; a
+    // pass of its own before Bluestein's transform.
+    const LogicalPlan c2r_long = plan(FftDesc::c2r(1 << 20, 8), h200_caps());
+    EXPECT_EQ(c2r_long.summary(), "c2r 1048576 = half 524288 = (32 x 32) x (16 x 32) with join in 2 passes");
+    EXPECT_TRUE(c2r_long.passes.front().kernel.join_load);
+    EXPECT_FALSE(c2r_long.passes.back().kernel.join_load);
+    EXPECT_EQ(c2r_long.out_of_place.front().src, BufferRole::input);
+    EXPECT_EQ(plan(FftDesc::c2r(2 * 10007, 8), h200_caps()).passes.front().kernel.real_step, RealStep::join);
     EXPECT_EQ(plan(FftDesc::r2c(7, 8), h200_caps()).summary(), "r2c 7 = widen, 7, crop in 3 passes");
     EXPECT_EQ(plan(FftDesc::c2r(7, 8), h200_caps()).summary(), "c2r 7 = mirror, 7, narrow in 3 passes");
     EXPECT_EQ(plan(FftDesc::r2c(4096, 8), h200_caps()).scratch_bytes(Placement::out_of_place), 0u);

@@ -230,6 +230,36 @@ TEST_F(Real, SplitInLastPass) {
     check_real<float>(FftDesc::r2c(1024, 5), Placement::out_of_place, whole_columns);
 }
 
+// Join fused into the first of several passes (PassKernel::join_load with columns strided by T):
+// each point read with its mirror from the spectrum's rows, at several tile widths, looping over
+// tiles or not, band-limited (points k >= m are 0), in place in the padded layout, f64, and rows
+// strided as a 2D problem's.
+TEST_F(Real, JoinInFirstPass) {
+    Context& ctx = testing::device();
+    auto fused = [&](const FftDesc& desc, const Options& o) {
+        const LogicalPlan p = Plan(ctx, desc, o).logical();
+        return p.passes.size() > 1 && p.passes.front().kernel.join_load &&
+               p.passes.front().kernel.columns_per_transform() > 1;
+    };
+    for (uint32_t columns : {0u, 2u, 4u, 32u})
+        for (uint32_t tiles : {0u, 3u}) {
+            const Options o{
+                .max_pass_length = 64, .columns_per_workgroup = columns, .tiles_per_workgroup = tiles};
+            SCOPED_TRACE(std::to_string(columns) + " columns, " + std::to_string(tiles) + " tiles");
+            ASSERT_TRUE(fused(FftDesc::c2r(4096, 3), o));
+            check_real<float>(FftDesc::c2r(4096, 3), Placement::out_of_place, o);
+        }
+    const Options two{.max_pass_length = 64};
+    for (uint64_t m : {uint64_t(1), uint64_t(200), uint64_t(2048), uint64_t(2049)}) {
+        ASSERT_TRUE(fused(FftDesc::c2r(4096, 3).with_spectrum_length(m), two)) << m;
+        check_real<float>(FftDesc::c2r(4096, 3).with_spectrum_length(m), Placement::out_of_place, two);
+    }
+    check_real<float>(FftDesc::c2r(4096, 3, RealLayout::padded), Placement::in_place, two);
+    check_real<double>(FftDesc::c2r(4096, 3).with_precision(Precision::f64), Placement::out_of_place, two);
+    check_real<float>(FftDesc::c2r(1000, 4), Placement::out_of_place, Options{.max_pass_length = 32});
+    check_real<float>(FftDesc::c2r_nd({5, 2048}), Placement::out_of_place, two);
+}
+
 TEST_F(Real, PaddedInPlace) {
     for (uint64_t n : {1ull, 2ull, 7ull, 16ull, 30ull, 1000ull, 8192ull}) {
         check_real<float>(FftDesc::r2c(n, 5, RealLayout::padded), Placement::in_place);

@@ -313,7 +313,10 @@ struct PassKernel {
     // columns_per_workgroup tiles each) takes t = tb h + c for c < h = columns_per_workgroup / 2,
     // and S - t for its c-th column from the end (S / 2 in place of S). The tile's outputs pass
     // through shared memory, and each invocation stores X_k for its own points, also X_M from
-    // Z_0. columns_per_workgroup is even and divides S.
+    // Z_0. columns_per_workgroup is even and divides S. join_load also fuses join into the first
+    // pass of several (span 1, T = length / radix columns per transform, multi-pass layout):
+    // column t's point r is read as join's output x = t + T r, from points x and M - x of the
+    // source's row.
     // With W_{2M}^k at table[real_offset + k] (k <= M / 2 for split, k < M for join).
     bool split_store = false;
     bool join_load = false;

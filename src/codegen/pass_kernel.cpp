@@ -742,7 +742,14 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                        k.vectorized || k.spectrum_across_columns || k.staged_load || k.staged_store ||
                        k.split_lanes || rader_p || k.chirp_length))
         throw std::logic_error("pass kernel: a split fused into a last pass takes mirrored tiles of it");
-    if ((k.split_store || k.join_load) && !split_last &&
+    // A join fused into the first pass of several (PassKernel::join_load): columns of points
+    // strided by T, each point read with its mirror.
+    const bool join_first = k.join_load && T > 1;
+    if (join_first && (S != 1 || k.points_contiguous || k.spectrum_across_columns || k.staged_load ||
+                       rader_p || k.chirp_length))
+        throw std::logic_error(
+            "pass kernel: a join fused into a first pass reads its columns point by point");
+    if ((k.split_store || (k.join_load && !join_first)) && !split_last &&
         (S > 1 || T > 1 || !k.points_contiguous || rader_p || k.chirp_length ||
          (k.split_store && k.staged_store) || (k.join_load && k.staged_load)))
         throw std::logic_error("pass kernel: a fused split or join takes whole columns of one pass");
@@ -1057,16 +1064,20 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                 const Slot sl = slot(first_radix, r);
                 if (k.join_load) {
                     // join's output x from points x and M - x (X_M for x = 0), after load_sign
-                    // (PassKernel::join_load); points k >= m are 0.
+                    // (PassKernel::join_load); points k >= m are 0. In a first pass of several,
+                    // the column's point i + offset is point x = ft + (i + offset) T of the
+                    // transform, which starts at `from`.
                     w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
-                    w.line("uint x = i + " + u(sl.offset) + ", xm = x == 0u ? " + u(R) + " : " + u(R) +
-                           " - x;");
+                    const std::string x =
+                        join_first ? "ft + (i + " + u(sl.offset) + ") * " + u(T) : "i + " + u(sl.offset);
+                    const std::string from = join_first ? "params.src_offset + fs" : "base";
+                    w.line("uint x = " + x + ", xm = x == 0u ? " + u(N) + " : " + u(N) + " - x;");
                     auto point = [&](const std::string& at, uint32_t limit) {
-                        const std::string load = "src[base + " + strided(at, k.src_stride) + "]";
+                        const std::string load = "src[" + from + " + " + strided(at, k.src_stride) + "]";
                         return limit < m ? load : at + " < " + u(m) + " ? " + load + " : " + C + "(0)";
                     };
-                    w.line(C + " a = " + point("x", R - 1) + ";");
-                    w.line(C + " b = " + point("xm", R) + ";");
+                    w.line(C + " a = " + point("x", N - 1) + ";");
+                    w.line(C + " b = " + point("xm", N) + ";");
                     w.line("a.y *= params.load_sign;");
                     w.line("b.y *= -params.load_sign;");
                     w.open("if (x == 0u)");

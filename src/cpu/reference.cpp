@@ -478,8 +478,9 @@ std::vector<cld> execute(const LogicalPlan& plan, std::span<const cld> input, Di
                         col[r] =
                             x < k.chirp_length ? load(at.src + x * k.src_stride) * tw[k.chirp_offset + x] : 0;
                     } else if (k.join_load) {
-                        // PassKernel::join_load: join's output x, from points below spectrum_points.
-                        const uint64_t xm = x ? R - x : R, m = k.spectrum_points;
+                        // PassKernel::join_load: join's output x, from points below spectrum_points
+                        // (in its only pass or the first of several: x = t + r T).
+                        const uint64_t xm = x ? L - x : L, m = k.spectrum_points;
                         cld a = x < m ? load(at.src + x * k.src_stride) : 0,
                             b = std::conj(xm < m ? load(at.src + xm * k.src_stride) : 0);
                         if (x == 0) a = a.real(), b = b.real();

@@ -1602,7 +1602,8 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
 //       points cannot hold the M points), or split fused into the transform's one pass or last
 //       pass (fuse_real_step); the other dims after, in place in the output.
 //   c2r, even n likewise: the other dims first, from the input into scratch (the input is only
-//       read); join into the output read as complex pairs, then the M-point transform in place.
+//       read); join fused into the transform's one pass or first pass (fuse_real_step), else
+//       join into the output read as complex pairs, then the M-point transform in place.
 //   Otherwise: through a region of scratch holding n complex points per row: widen, transform,
 //       crop (r2c); mirror, transform, narrow (c2r).
 // A real transform runs its inverse as the complex ones do, conjugated on its first load and its
@@ -1706,34 +1707,46 @@ private:
 
 // Fuses a real transform's split (r2c) or join (c2r) into its half-length transform `p`
 // (PassKernel::split_store, join_load) where that is one Stockham pass of whole columns whose
-// tile fits the shared memory for split's exchange (and join's, taken across columns), or split
-// into the last of several Stockham passes whose tiles can be mirrored; returns whether it did.
-// `m` is the complex side's points per row (FftDesc::spectrum_length).
+// tile fits the shared memory for split's exchange (and join's, taken across columns), split
+// into the last of several Stockham passes whose tiles can be mirrored, or join into the first of
+// several; returns whether it did. `m` is the complex side's points per row
+// (FftDesc::spectrum_length).
 bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const DeviceCaps& caps,
                     const Options& options, TwiddleTableBuilder& table) {
     const bool join = step == RealStep::join;
     if (p.passes.empty()) return false;
-    PassKernel& k = p.passes.back().kernel;
+    const bool several = p.passes.size() > 1;
+    Pass& pass = join ? p.passes.front() : p.passes.back();
+    PassKernel& k = pass.kernel;
+    // Join fused into the first pass of several: each point of a column, x = t + r T, read with
+    // its mirror M - x straight from the spectrum's rows (PassKernel::join_load), which only this
+    // pass reads; the mirror's column T - t lies in another tile of the same transform, so that
+    // its second read mostly meets the cache.
+    if (join && several &&
+        (k.kind != KernelKind::stockham || k.span != 1 || k.columns_per_transform() < 2 ||
+         k.points_contiguous || k.vectorized || k.staged_load || k.rader_prime || k.chirp_length ||
+         k.stages.empty()))
+        return false;
     // Split fused into the last pass of several: mirrored tiles of whole transforms' columns
     // (PassKernel::split_store). The passes before keep the half-length transform's points in
     // the output's rows, so these must hold at least M points (not band-limited below M). The
     // planner's tiles take kMinMirroredColumns columns or more, since they load and store runs
     // of half as many points (H200, r2c 2^21 with 4-column tiles: 725 GB/s in two passes).
-    const bool last_of_several = p.passes.size() > 1;
+    const bool last_of_several = several && !join;
     const uint32_t min_columns = options.columns_per_workgroup ? 2 : kMinMirroredColumns;
-    if (last_of_several && (join || m < k.length || k.kind != KernelKind::stockham || k.span < 2 ||
-                            k.span * k.radix != k.length || k.points_contiguous || !k.uniform() ||
-                            k.columns_per_workgroup < min_columns || k.columns_per_workgroup % 2 != 0 ||
-                            k.span % k.columns_per_workgroup != 0 || k.vectorized || k.staged_load ||
-                            k.staged_store || k.rader_prime || k.chirp_length || k.stages.empty()))
+    if (last_of_several &&
+        (m < k.length || k.kind != KernelKind::stockham || k.span < 2 || k.span * k.radix != k.length ||
+         k.points_contiguous || !k.uniform() || k.columns_per_workgroup < min_columns ||
+         k.columns_per_workgroup % 2 != 0 || k.span % k.columns_per_workgroup != 0 || k.vectorized ||
+         k.staged_load || k.staged_store || k.rader_prime || k.chirp_length || k.stages.empty()))
         return false;
-    if (!last_of_several && (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 ||
-                             k.stages.empty() || !k.points_contiguous || k.rader_prime || k.chirp_length))
+    if (!several && (k.kind != KernelKind::stockham || k.radix != k.length || k.span != 1 ||
+                     k.stages.empty() || !k.points_contiguous || k.rader_prime || k.chirp_length))
         return false;
     // The complex side's rows strided and its transforms side by side: take the spectrum across
     // the tile's columns (PassKernel::spectrum_across_columns).
     const uint32_t row_stride = join ? k.src_stride : k.dst_stride;
-    const bool across = !last_of_several && row_stride > 1 && !k.batch_dims.empty() && !k.vectorized &&
+    const bool across = !several && row_stride > 1 && !k.batch_dims.empty() && !k.vectorized &&
                         (join ? k.batch_dims[0].src_stride : k.batch_dims[0].dst_stride) == 1;
     if (join && k.staged_load) return false;  // tiles of rows of M points; join's rows have M + 1
     if ((!join || across) && k.shared_bytes == 0) {
@@ -1756,7 +1769,6 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
         // two tiles' worth at once: tiles of more than half of kMaxLoopingTileBytes that loop
         // spill (H100, c2r 16384 f32: 255 registers with spilling and 1558 GB/s looping over 4
         // tiles; 193 registers and 2097 GB/s over one), so they do not loop by default.
-        Pass& pass = p.passes.back();
         if (k.prefetch && options.tiles_per_workgroup == 0 &&
             uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) >
                 kMaxLoopingTileBytes / 2) {
