@@ -198,7 +198,7 @@ void remember(Context::State& state, const std::vector<TunedChoice>& choices) {
     save(state);
 }
 
-// The problem tune() times: `batch` forward transforms of `length` points.
+// The problem tune() times: `batch` transforms of `length` points (forward; c2r inverse).
 FftDesc timed_problem(Transform transform, Precision precision, uint64_t length, uint64_t batch) {
     FftDesc desc = transform == Transform::c2c   ? FftDesc(length, batch)
                    : transform == Transform::r2c ? FftDesc::r2c(length, batch)
