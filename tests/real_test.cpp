@@ -260,6 +260,42 @@ TEST_F(Real, JoinInFirstPass) {
     check_real<float>(FftDesc::c2r_nd({5, 2048}), Placement::out_of_place, two);
 }
 
+// Options::join_through_shared_memory: join fused into one pass takes each point's mirror from
+// the tile in shared memory (PassKernel::join_exchange): columns of several invocations, one or
+// several per workgroup, looping over tiles or not, exchanging both components, one at a time or
+// half of the points at a time, with workgroup barriers only, band-limited, lengths other than
+// powers of two, in place in the padded layout, and f64. Without the option, the mirrors come
+// from memory.
+TEST_F(Real, JoinThroughSharedMemory) {
+    Context& ctx = testing::device();
+    auto check = [&](const FftDesc& desc, Options o, uint32_t rounds = 0) {
+        o.join_through_shared_memory = true;
+        const PassKernel k = Plan(ctx, desc, o).logical().passes.at(0).kernel;
+        SCOPED_TRACE(std::to_string(desc.dims().back().n) + " points, m = " +
+                     std::to_string(desc.spectrum_length()) + ": " + std::to_string(k.threads_per_column) +
+                     " invocations per column, " + std::to_string(k.columns_per_workgroup) + " columns, " +
+                     std::to_string(k.exchange_rounds) + " rounds");
+        ASSERT_TRUE(k.join_load && k.join_exchange && k.threads_per_column > 1);
+        if (rounds) {
+            ASSERT_EQ(k.exchange_rounds, rounds);
+        }
+        if (desc.precision() == Precision::f64)
+            check_real<double>(desc, Placement::out_of_place, o);
+        else
+            check_real<float>(desc, o.max_shared_memory ? Placement::in_place : Placement::out_of_place, o);
+    };
+    for (uint64_t n : {128ull, 256ull, 1000ull, 2048ull, 8192ull})
+        for (uint32_t tiles : {1u, 3u}) check(FftDesc::c2r(n, 7), Options{.tiles_per_workgroup = tiles});
+    check(FftDesc::c2r(512, 5), Options{.subgroup_barriers = false});
+    // One component at a time, then half of the points at a time, in place.
+    check(FftDesc::c2r(4096, 3, RealLayout::padded), Options{.max_shared_memory = 12288}, 2);
+    check(FftDesc::c2r(4096, 3, RealLayout::padded), Options{.max_shared_memory = 8192}, 4);
+    for (uint64_t m : {1ull, 5ull, 255ull, 256ull, 257ull})
+        check(FftDesc::c2r(512, 5).with_spectrum_length(m), Options{});
+    check(FftDesc::c2r(4096, 3).with_precision(Precision::f64), Options{});
+    EXPECT_FALSE(Plan(ctx, FftDesc::c2r(2048, 7)).logical().passes.at(0).kernel.join_exchange);
+}
+
 TEST_F(Real, PaddedInPlace) {
     for (uint64_t n : {1ull, 2ull, 7ull, 16ull, 30ull, 1000ull, 8192ull}) {
         check_real<float>(FftDesc::r2c(n, 5, RealLayout::padded), Placement::in_place);

@@ -54,7 +54,8 @@ std::string line(const DeviceCaps& caps, const std::string& kind, uint64_t lengt
     return kind + " f32 " + std::to_string(length) +
            " max_pass_length=0 max_radix=" + std::to_string(max_radix) +
            " workgroup_size=0 columns_per_workgroup=0 max_shared_memory=0 tiles_per_workgroup=0 "
-           "subgroup_barriers=1 subgroup_shuffles=1 strategy=auto real_path=half_length ms=0.5 default_ms=1 "
+           "subgroup_barriers=1 subgroup_shuffles=1 join_through_shared_memory=0 strategy=auto "
+           "real_path=half_length ms=0.5 default_ms=1 "
            "batch=64 variants=2 plan=" +
            key + " default_plan=" + default_key + "\n";
 }
@@ -155,6 +156,19 @@ TEST_F(Tuning, ImportExportAndClear) {
     import_tuning(ctx, line(ctx.caps(), "c2c", 64, 8));
     ASSERT_EQ(tuned_choices(ctx).size(), 3u);
     EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 8u);
+
+    // Lines of versions before join_through_shared_memory read as false there; a choice of it
+    // reads back.
+    std::string older = line(ctx.caps(), "c2c", 64, 8);
+    older.erase(older.find("join_through_shared_memory=0 "), 29);
+    import_tuning(ctx, older);
+    EXPECT_EQ(tuned_choices(ctx).size(), 3u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 8u);
+    std::string shared = line(ctx.caps(), "c2c", 32, 8);
+    shared.replace(shared.find("join_through_shared_memory=0"), 28, "join_through_shared_memory=1");
+    import_tuning(ctx, shared);
+    EXPECT_TRUE(tuned_options(ctx, FftDesc(32, 3), Options{}).join_through_shared_memory);
+    EXPECT_FALSE(tuned_options(ctx, FftDesc(64, 3), Options{}).join_through_shared_memory);
 
     // export_tuning writes what import_tuning reads, and the disk holds it for the next context.
     const std::string text = export_tuning(ctx);

@@ -479,6 +479,8 @@ void add_bench_command(CLI::App& app) {
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
     cmd->add_flag("!--no-subgroup-shuffles", a->options.subgroup_shuffles,
                   "Planner: a fused split pairs its points through shared memory, not subgroup shuffles");
+    cmd->add_flag("--join-through-shared-memory", a->options.join_through_shared_memory,
+                  "Planner: a one-pass c2r kernel takes join's mirrors from shared memory, not memory");
     cmd->add_option("--strategy", a->strategy,
                     "Planner: auto, portable (no subgroup operations), subgroups (exchanges through "
                     "shuffles), or dft (the direct sum)")

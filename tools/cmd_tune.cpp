@@ -26,6 +26,7 @@ std::string changed(const Options& o) {
     if (o.tiles_per_workgroup != d.tiles_per_workgroup) s << " tiles=" << o.tiles_per_workgroup;
     if (o.subgroup_barriers != d.subgroup_barriers) s << " subgroup_barriers=0";
     if (o.subgroup_shuffles != d.subgroup_shuffles) s << " subgroup_shuffles=0";
+    if (o.join_through_shared_memory != d.join_through_shared_memory) s << " join_through_shared_memory=1";
     if (o.strategy != d.strategy) s << " strategy=" << to_string(o.strategy);
     if (o.real_path != d.real_path) s << " real_path=" << to_string(o.real_path);
     const std::string out = s.str();

@@ -59,6 +59,12 @@ struct Options {
     // (kernels check the lane layout and fall back to shared memory by themselves). false:
     // through shared memory (Strategy::subgroups still takes lane swaps).
     bool subgroup_shuffles = true;
+    // Tuning: a c2r transform's join fused into a one-pass kernel whose stages exchange through
+    // shared memory takes each point's mirror from the tile in shared memory
+    // (PassKernel::join_exchange) instead of reading it from memory a second time. false: from
+    // memory, which measured faster at most lengths (H100, c2r through shared memory: 2048 +2.5%
+    // and 1000 +4.8%, but 8192 -4.5%, 10000 -12%, 16384 -31%; bench/RESULTS.md, thirty-ninth run).
+    bool join_through_shared_memory = false;
     // Teaching: every pass is one butterfly step of this radix (a power of two, 2 to 32; it sets
     // max_radix and max_pass_length to it), so that a plan shows the textbook steps one pass at a
     // time: 512 x 512 with radix 2 takes 18 passes, nine along the rows and nine down the
@@ -320,6 +326,11 @@ struct PassKernel {
     // With W_{2M}^k at table[real_offset + k] (k <= M / 2 for split, k < M for join).
     bool split_store = false;
     bool join_load = false;
+    // join_load in one pass of whole contiguous columns whose stages exchange through shared
+    // memory: each invocation reads only its own points (X_M travelling as X_0's imaginary part,
+    // which join ignores), and the mirrors M - k come from the tile in shared memory, not from a
+    // second read of memory.
+    bool join_exchange = false;
     uint32_t real_offset = 0;
     // A split fused into one pass (not across columns) takes each column's pairs in the column's
     // own invocations where a column has at least kSplitRun of them, so that they store runs of

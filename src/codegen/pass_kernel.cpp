@@ -768,6 +768,10 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     // across the tile's columns by a fused join or split (spectrum_across_columns).
     const uint32_t m = k.spectrum_points;
     const bool join_across = k.join_load && k.spectrum_across_columns;
+    if (k.join_exchange && (!k.join_load || join_first || join_across || !k.points_contiguous ||
+                            k.shared_bytes == 0 || k.stages.size() < 2))
+        throw std::logic_error(
+            "pass kernel: join's pairs through shared memory need a one-pass join that exchanges");
     if ((k.split_store || k.join_load) && (m == 0 || m > N + 1))
         throw std::logic_error("pass kernel: a fused split or join needs 1 to length + 1 spectrum points");
 
@@ -1062,6 +1066,25 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             if (rader_p) w.line(std::string(prefix) + "x = src[base];  // x_0");
             for (uint32_t r = 0; r < load_count; ++r) {
                 const Slot sl = slot(first_radix, r);
+                if (k.join_exchange) {
+                    // The column's own points, below m; X_M's real part as X_0's imaginary part
+                    // (PassKernel::join_exchange). Join itself follows the exchange.
+                    const std::string g = numbered(prefix, r);
+                    const std::string x = "i + " + u(sl.offset);
+                    const std::string load = "src[base + " + strided(x, k.src_stride) + "]";
+                    w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
+                    w.line(
+                        g + " = " +
+                        (sl.offset + TPC <= m ? load : x + " < " + u(m) + " ? " + load + " : " + C + "(0)") +
+                        ";");
+                    if (sl.offset == 0)
+                        w.line("if (i == 0u) " + g + ".y = " +
+                               (m > R ? "src[base + " + strided(u(R), k.src_stride) + "].x"
+                                      : std::string("0.0")) +
+                               ";");
+                    w.close();
+                    continue;
+                }
                 if (k.join_load) {
                     // join's output x from points x and M - x (X_M for x = 0), after load_sign
                     // (PassKernel::join_load); points k >= m are 0. In a first pass of several,
@@ -1239,6 +1262,25 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         return staged_count * WG > B * tile_row ? "tid + " + u(r * WG) + " < " + u(B * tile_row)
                                                 : std::string();
     };
+    // Join's output `out` for slot `sl` from its point a and the mirror b, after load_sign
+    // (PassKernel::join_load); point 0 holds X_M's real part as its imaginary part.
+    auto emit_join = [&](const std::string& a, const std::string& b, const Slot& sl, const std::string& out) {
+        w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
+        if (sl.offset == 0) {
+            w.open("if (i == 0u)");
+            w.line(b + " = " + C + "(" + a + ".y, 0.0);");
+            w.line(a + ".y = 0.0;");
+            w.close();
+            w.open("else");
+        }
+        w.line(a + ".y *= params.load_sign;");
+        w.line(b + ".y *= -params.load_sign;");
+        if (sl.offset == 0) w.close();
+        w.line(C + " o = " + a + " - " + b + ";");
+        w.line(out + " = " + a + " + " + b + " + cmul(tw[" + u(k.real_offset) + " + i + " + u(sl.offset) +
+               "], " + C + "(o.y, -o.x));");
+        w.close();
+    };
     if (k.staged_load) {
         std::vector<SharedExchange::Move> writes, reads;
         for (uint32_t r = 0; r < staged_count; ++r)
@@ -1254,6 +1296,34 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         }
         if (rader_p) reads.push_back({"vx", "lc * " + u(rader_p), "false", ""});
         exchange(Scope::workgroup, writes, reads);
+    } else if (k.join_exchange) {
+        // Each column's points into shared memory, then each invocation's mirrors M - x, x = i +
+        // offset, from there (PassKernel::join_exchange); join's output x from the pair, after
+        // load_sign. Point 0 pairs with X_M, which it holds as its imaginary part.
+        std::vector<SharedExchange::Move> writes, reads;
+        std::vector<uint32_t> reversed_lanes(column_lanes.rbegin(), column_lanes.rend());
+        for (uint32_t r = 0; r < load_count; ++r) {
+            const Slot sl = slot(first_radix, r);
+            const std::string x = "i + " + u(sl.offset);
+            writes.push_back(at_point({v[r], "", upper_half(x, sl.offset, sl.offset + TPC), sl.guard}, "i",
+                                      column_lanes, sl.offset));
+            w.line(C + " " + numbered("jb", r) + " = " + C + "(0);");
+            // Point R - x = (TPC - 1 - i) + R - offset - (TPC - 1); for offset 0 not at i = 0.
+            std::string guard = sl.guard;
+            if (sl.offset == 0) guard = guard.empty() ? "i != 0u" : "(" + guard + ") && i != 0u";
+            SharedExchange::Move mirror = at_point(
+                {numbered("jb", r), "",
+                 upper_half(u(R - sl.offset) + " - i", R - sl.offset - (TPC - 1), R - sl.offset + 1), guard},
+                "(" + u(TPC - 1) + " - i)", reversed_lanes, R - sl.offset - (TPC - 1));
+            // For the padding's model: invocation 0 of a column reads nothing there; count it at
+            // its column's first word rather than one past the column.
+            if (sl.offset == 0)
+                for (uint32_t tid = 0; tid < mirror.words.size(); tid += TPC) mirror.words[tid] -= R;
+            reads.push_back(std::move(mirror));
+        }
+        exchange(stage_scope, writes, reads);
+        for (uint32_t r = 0; r < load_count; ++r)
+            emit_join(v[r], numbered("jb", r), slot(first_radix, r), v[r]);
     } else if (join_across) {
         // The tile's spectra into shared memory as contiguous rows, then join's outputs from the
         // pairs x, M - x of the column (PassKernel::join_load), after load_sign.
@@ -1276,23 +1346,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                              "(" + x + " != 0u && " + x + " <= " + u(R / 2) + ")", sl.guard});
         }
         exchange(Scope::workgroup, writes, reads);
-        for (uint32_t r = 0; r < load_count; ++r) {
-            const Slot sl = slot(first_radix, r);
-            const std::string a = numbered("ja", r), b = numbered("jb", r);
-            w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
-            w.open("if (i + " + u(sl.offset) + " == 0u)");
-            w.line(b + " = " + C + "(" + a + ".y, 0.0);");
-            w.line(a + ".y = 0.0;");
-            w.close();
-            w.open("else");
-            w.line(a + ".y *= params.load_sign;");
-            w.line(b + ".y *= -params.load_sign;");
-            w.close();
-            w.line(C + " o = " + a + " - " + b + ";");
-            w.line(v[r] + " = " + a + " + " + b + " + cmul(tw[" + u(k.real_offset) + " + i + " +
-                   u(sl.offset) + "], " + C + "(o.y, -o.x));");
-            w.close();
-        }
+        for (uint32_t r = 0; r < load_count; ++r)
+            emit_join(numbered("ja", r), numbered("jb", r), slot(first_radix, r), v[r]);
     }
     // load_sign is -1 only in an inverse transform's first pass, and the stores scale only in the
     // last pass of an inverse or normalized transform. Plain one-pass kernels of contiguous

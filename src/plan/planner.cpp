@@ -1765,11 +1765,15 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     if (join) {
         k.join_load = true;
         k.real_offset = table.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 2));
-        // Join's loads take each point with its mirror, so a looping workgroup holds more than
-        // two tiles' worth at once: tiles of more than half of kMaxLoopingTileBytes that loop
-        // spill (H100, c2r 16384 f32: 255 registers with spilling and 1558 GB/s looping over 4
-        // tiles; 193 registers and 2097 GB/s over one), so they do not loop by default.
-        if (k.prefetch && options.tiles_per_workgroup == 0 &&
+        // Options::join_through_shared_memory: one pass whose stages exchange takes the mirrors
+        // from the tile in shared memory (PassKernel::join_exchange).
+        k.join_exchange = options.join_through_shared_memory && !several && !across && k.shared_bytes > 0 &&
+                          k.stages.size() > 1;
+        // Join's loads from memory take each point with its mirror, so a looping workgroup holds
+        // more than two tiles' worth at once: tiles of more than half of kMaxLoopingTileBytes that
+        // loop spill (H100, c2r 16384 f32: 255 registers with spilling and 1558 GB/s looping over
+        // 4 tiles; 193 registers and 2097 GB/s over one), so they do not loop by default.
+        if (!k.join_exchange && k.prefetch && options.tiles_per_workgroup == 0 &&
             uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) >
                 kMaxLoopingTileBytes / 2) {
             k.prefetch = false;

@@ -40,6 +40,7 @@ std::string to_line(const TunedChoice& c) {
       << " workgroup_size=" << o.workgroup_size << " columns_per_workgroup=" << o.columns_per_workgroup
       << " max_shared_memory=" << o.max_shared_memory << " tiles_per_workgroup=" << o.tiles_per_workgroup
       << " subgroup_barriers=" << o.subgroup_barriers << " subgroup_shuffles=" << o.subgroup_shuffles
+      << " join_through_shared_memory=" << o.join_through_shared_memory
       << " strategy=" << to_string(o.strategy) << " real_path=" << to_string(o.real_path) << " ms=" << c.ms
       << " default_ms=" << c.default_ms << " batch=" << c.batch << " variants=" << c.variants
       << " plan=" << c.plan_key << " default_plan=" << c.default_plan_key;
@@ -105,6 +106,9 @@ TunedChoice from_line(const std::string& line) {
     o.tiles_per_workgroup = u32("tiles_per_workgroup");
     o.subgroup_barriers = u32("subgroup_barriers") != 0;
     o.subgroup_shuffles = u32("subgroup_shuffles") != 0;
+    // Not in the lines of versions before it: false there.
+    o.join_through_shared_memory =
+        fields.contains("join_through_shared_memory") && u32("join_through_shared_memory") != 0;
     o.strategy = parse_strategy(take("strategy"));
     const std::string real = take("real_path");
     if (real == to_string(RealPath::half_length))
@@ -272,6 +276,7 @@ std::vector<Options> variants(const DeviceCaps& caps) {
     with([&](Options& o) { o.strategy = Strategy::portable; });
     if (caps.has_subgroup_operation("shuffle")) with([&](Options& o) { o.strategy = Strategy::subgroups; });
     with([&](Options& o) { o.real_path = RealPath::full_length; });
+    with([&](Options& o) { o.join_through_shared_memory = true; });
     return out;
 }
 
