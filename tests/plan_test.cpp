@@ -128,27 +128,43 @@ TEST(Planner, WorkgroupsLoopOverTilesOnlyWhenThereAreMany) {
     EXPECT_FALSE(one.passes[0].kernel.prefetch);
 }
 
-// A fused join loops over tiles of half as many bytes as other kernels: c2r 16384's half-length
-// tile of 8192 points (64 KiB) does not, r2c 16384's does, and c2r 8192's (32 KiB) still does.
+// A join read from memory loops over tiles only where they take at most 32 KiB and, in one pass,
+// where its invocations hold 32 points; a split loops, as do the first passes of several.
 TEST(Planner, JoinLoopsOnlyOverSmallerTiles) {
-    const auto only_pass = [](const FftDesc& desc, const Options& options = {}) {
+    const auto first_pass = [](const FftDesc& desc, size_t passes = 1, const Options& options = {}) {
         const LogicalPlan p = plan(desc, h200_caps(), options);
-        EXPECT_EQ(p.passes.size(), 1u) << p.summary();
+        EXPECT_EQ(p.passes.size(), passes) << p.summary();
         return p.passes[0];
     };
-    const Pass c2r = only_pass(FftDesc::c2r(16384, 1u << 12));
+    const Pass c2r = first_pass(FftDesc::c2r(16384, 1u << 12));
     EXPECT_TRUE(c2r.kernel.join_load);
     EXPECT_FALSE(c2r.kernel.prefetch);
     EXPECT_EQ(c2r.workgroups, c2r.tiles);
-    const Pass r2c = only_pass(FftDesc::r2c(16384, 1u << 12));
+    const Pass r2c = first_pass(FftDesc::r2c(16384, 1u << 12));
     EXPECT_TRUE(r2c.kernel.split_store);
     EXPECT_TRUE(r2c.kernel.prefetch);
-    const Pass smaller = only_pass(FftDesc::c2r(8192, 1u << 13));
-    EXPECT_TRUE(smaller.kernel.join_load);
-    EXPECT_TRUE(smaller.kernel.prefetch);
-    EXPECT_LT(smaller.workgroups, smaller.tiles);
-    // An explicit choice still holds.
-    EXPECT_TRUE(only_pass(FftDesc::c2r(16384, 1u << 12), Options{.tiles_per_workgroup = 4}).kernel.prefetch);
+    for (uint64_t n : {128u, 1000u, 8192u}) {
+        const Pass fewer = first_pass(FftDesc::c2r(n, (1u << 26) / n));
+        EXPECT_TRUE(fewer.kernel.join_load && fewer.kernel.points_per_thread < 32) << n;
+        EXPECT_FALSE(fewer.kernel.prefetch) << n;
+        EXPECT_EQ(fewer.workgroups, fewer.tiles) << n;
+        EXPECT_TRUE(first_pass(FftDesc::r2c(n, (1u << 26) / n)).kernel.prefetch) << n;
+    }
+    const Pass thirty_two = first_pass(FftDesc::c2r(2048, 1u << 15));
+    EXPECT_TRUE(thirty_two.kernel.join_load);
+    EXPECT_EQ(thirty_two.kernel.points_per_thread, 32u);
+    EXPECT_TRUE(thirty_two.kernel.prefetch);
+    EXPECT_LT(thirty_two.workgroups, thirty_two.tiles);
+    const Pass several = first_pass(FftDesc::c2r(65536, 1u << 10), 2);
+    EXPECT_TRUE(several.kernel.join_load);
+    EXPECT_TRUE(several.kernel.prefetch);
+    // Explicit choices still hold; join through shared memory loops as the defaults say.
+    EXPECT_TRUE(
+        first_pass(FftDesc::c2r(16384, 1u << 12), 1, Options{.tiles_per_workgroup = 4}).kernel.prefetch);
+    EXPECT_TRUE(
+        first_pass(FftDesc::c2r(8192, 1u << 13), 1, Options{.tiles_per_workgroup = 4}).kernel.prefetch);
+    EXPECT_TRUE(first_pass(FftDesc::c2r(8192, 1u << 13), 1, Options{.join_through_shared_memory = true})
+                    .kernel.prefetch);
 }
 
 // One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and

@@ -1770,12 +1770,19 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
         k.join_exchange = options.join_through_shared_memory && !several && !across && k.shared_bytes > 0 &&
                           k.stages.size() > 1;
         // Join's loads from memory take each point with its mirror, so a looping workgroup holds
-        // more than two tiles' worth at once: tiles of more than half of kMaxLoopingTileBytes that
-        // loop spill (H100, c2r 16384 f32: 255 registers with spilling and 1558 GB/s looping over
-        // 4 tiles; 193 registers and 2097 GB/s over one), so they do not loop by default.
+        // more than two tiles' worth at once. By default it does not loop:
+        // - where its tiles are more than half of kMaxLoopingTileBytes, which spill when looping
+        //   (H100, c2r 16384 f32: 255 registers with spilling and 1558 GB/s looping over 4 tiles;
+        //   193 registers and 2097 GB/s over one);
+        // - in one pass of fewer than 32 points per invocation (H100, c2r f32: 3-12% faster over
+        //   one tile at 128 to 1024, 4096, 8192, 100, 1000, 1536 and 4000, 3000 even, while r2c
+        //   and c2c lost up to 6.5% so at 4096, 8192, 1000 and 4000). Kernels of 32 points per
+        //   invocation hold so many registers that too few workgroups run to hide memory's
+        //   latency without looping (c2r 2048, 253 registers: 4.6% slower over one tile).
+        const bool big_tiles = uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) >
+                               kMaxLoopingTileBytes / 2;
         if (!k.join_exchange && k.prefetch && options.tiles_per_workgroup == 0 &&
-            uint64_t(k.columns_per_workgroup) * k.radix * complex_bytes(k.precision) >
-                kMaxLoopingTileBytes / 2) {
+            (big_tiles || (!several && k.points_per_thread < 32))) {
             k.prefetch = false;
             pass.workgroups = pass.tiles;
         }
