@@ -158,13 +158,14 @@ TEST(Planner, JoinLoopsOnlyOverSmallerTiles) {
     const Pass several = first_pass(FftDesc::c2r(65536, 1u << 10), 2);
     EXPECT_TRUE(several.kernel.join_load);
     EXPECT_TRUE(several.kernel.prefetch);
-    // Explicit choices still hold; join through shared memory loops as the defaults say.
+    // Explicit choices still hold; join through shared memory loops but over big tiles.
     EXPECT_TRUE(
         first_pass(FftDesc::c2r(16384, 1u << 12), 1, Options{.tiles_per_workgroup = 4}).kernel.prefetch);
     EXPECT_TRUE(
         first_pass(FftDesc::c2r(8192, 1u << 13), 1, Options{.tiles_per_workgroup = 4}).kernel.prefetch);
-    EXPECT_TRUE(first_pass(FftDesc::c2r(8192, 1u << 13), 1, Options{.join_through_shared_memory = true})
-                    .kernel.prefetch);
+    const Options shared{.join_through_shared_memory = true};
+    EXPECT_TRUE(first_pass(FftDesc::c2r(8192, 1u << 13), 1, shared).kernel.prefetch);
+    EXPECT_FALSE(first_pass(FftDesc::c2r(16384, 1u << 12), 1, shared).kernel.prefetch);
 }
 
 // One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and

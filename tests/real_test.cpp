@@ -264,8 +264,8 @@ TEST_F(Real, JoinInFirstPass) {
 // the tile in shared memory (PassKernel::join_exchange): columns of several invocations, one or
 // several per workgroup, looping over tiles or not, exchanging both components, one at a time or
 // half of the points at a time, with workgroup barriers only, band-limited, lengths other than
-// powers of two, in place in the padded layout, and f64. Without the option, the mirrors come
-// from memory.
+// powers of two (some with a partial last group of invocations), in place in the padded layout,
+// and f64. Without the option, the mirrors come from memory.
 TEST_F(Real, JoinThroughSharedMemory) {
     Context& ctx = testing::device();
     auto check = [&](const FftDesc& desc, Options o, uint32_t rounds = 0) {
@@ -286,6 +286,8 @@ TEST_F(Real, JoinThroughSharedMemory) {
     };
     for (uint64_t n : {128ull, 256ull, 1000ull, 2048ull, 8192ull})
         for (uint32_t tiles : {1u, 3u}) check(FftDesc::c2r(n, 7), Options{.tiles_per_workgroup = tiles});
+    // Lengths whose first stage leaves the last group of invocations partial (Slot::guard).
+    for (uint64_t n : {78ull, 1870ull, 3740ull}) check(FftDesc::c2r(n, 5), Options{});
     check(FftDesc::c2r(512, 5), Options{.subgroup_barriers = false});
     // One component at a time, then half of the points at a time, in place.
     check(FftDesc::c2r(4096, 3, RealLayout::padded), Options{.max_shared_memory = 12288}, 2);

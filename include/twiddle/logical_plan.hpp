@@ -62,8 +62,8 @@ struct Options {
     // Tuning: a c2r transform's join fused into a one-pass kernel whose stages exchange through
     // shared memory takes each point's mirror from the tile in shared memory
     // (PassKernel::join_exchange) instead of reading it from memory a second time. false: from
-    // memory, which measured faster at most lengths (H100, c2r through shared memory: 2048 +2.5%
-    // and 1000 +4.8%, but 8192 -4.5%, 10000 -12%, 16384 -31%; bench/RESULTS.md, thirty-ninth run).
+    // memory, which measured faster at most lengths (H100, c2r through shared memory: 2048 +3.2%,
+    // 8192 -4.4%, 10000 -11.4%, 16384 -31%; bench/RESULTS.md, thirty-ninth run).
     bool join_through_shared_memory = false;
     // Teaching: every pass is one butterfly step of this radix (a power of two, 2 to 32; it sets
     // max_radix and max_pass_length to it), so that a plan shows the textbook steps one pass at a

@@ -1301,24 +1301,30 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         // offset, from there (PassKernel::join_exchange); join's output x from the pair, after
         // load_sign. Point 0 pairs with X_M, which it holds as its imaginary part.
         std::vector<SharedExchange::Move> writes, reads;
-        std::vector<uint32_t> reversed_lanes(column_lanes.rbegin(), column_lanes.rend());
         for (uint32_t r = 0; r < load_count; ++r) {
             const Slot sl = slot(first_radix, r);
             const std::string x = "i + " + u(sl.offset);
             writes.push_back(at_point({v[r], "", upper_half(x, sl.offset, sl.offset + TPC), sl.guard}, "i",
                                       column_lanes, sl.offset));
             w.line(C + " " + numbered("jb", r) + " = " + C + "(0);");
-            // Point R - x = (TPC - 1 - i) + R - offset - (TPC - 1); for offset 0 not at i = 0.
+            // Point R - x = (live - 1 - i) + R - offset - (live - 1) for the slot's live
+            // invocations i < live (fewer than TPC in a partial group: Slot::guard); for offset 0
+            // not at i = 0, whose pair is X_M.
+            const uint32_t live = std::min(TPC, R / first_radix - r % k.groups(first_radix) * TPC);
+            std::vector<uint32_t> mirror_lanes(TPC, 0);
+            for (uint32_t i = 0; i < live; ++i) mirror_lanes[i] = live - 1 - i;
             std::string guard = sl.guard;
             if (sl.offset == 0) guard = guard.empty() ? "i != 0u" : "(" + guard + ") && i != 0u";
-            SharedExchange::Move mirror = at_point(
-                {numbered("jb", r), "",
-                 upper_half(u(R - sl.offset) + " - i", R - sl.offset - (TPC - 1), R - sl.offset + 1), guard},
-                "(" + u(TPC - 1) + " - i)", reversed_lanes, R - sl.offset - (TPC - 1));
-            // For the padding's model: invocation 0 of a column reads nothing there; count it at
-            // its column's first word rather than one past the column.
-            if (sl.offset == 0)
-                for (uint32_t tid = 0; tid < mirror.words.size(); tid += TPC) mirror.words[tid] -= R;
+            const uint32_t first = R - sl.offset - (live - 1);
+            SharedExchange::Move mirror =
+                at_point({numbered("jb", r), "",
+                          upper_half(u(R - sl.offset) + " - i", first, R - sl.offset + 1), guard},
+                         "(" + u(live - 1) + " - i)", mirror_lanes, first);
+            // For the padding's model: invocations that read nothing there (beyond a partial
+            // group, or 0 at offset 0) count at their column's first word.
+            for (uint32_t tid = 0; tid < mirror.words.size(); ++tid)
+                if (const uint32_t i = tid % TPC; i >= live || (sl.offset == 0 && i == 0))
+                    mirror.words[tid] = tid / TPC * R;
             reads.push_back(std::move(mirror));
         }
         exchange(stage_scope, writes, reads);
