@@ -649,7 +649,8 @@ TEST(Planner, ShortWorkgroups) {
                   first(FftDesc(n, batch), Options{.workgroup_size = 512}).workgroup_size)
             << n;
     EXPECT_EQ(first(FftDesc(64, batch).with_precision(Precision::f64)).workgroup_size, 256u);
-    EXPECT_EQ(first(FftDesc::r2c(256, batch)).workgroup_size, 256u);
+    EXPECT_EQ(first(FftDesc::r2c(256, batch)).workgroup_size,
+              first(FftDesc::r2c(256, batch), Options{.workgroup_size = 512}).workgroup_size);
     // 64 x 256 x 256: the rows' pass is the last.
     EXPECT_EQ(plan(FftDesc::nd({64, 256, 256}, {1, 2}), h200_caps()).passes.back().kernel.workgroup_size,
               256u);
@@ -892,6 +893,28 @@ TEST(Planner, RealPlans) {
     EXPECT_EQ(c.out_of_place.back().dst, BufferRole::output);
     for (const LogicalPlan& p : {c, plan(FftDesc::r2c(4096, 8), h200_caps())})
         for (const Pass& pass : p.passes) EXPECT_GE(pass.workgroups, 1u);
+}
+
+// r2c rows of 128 and 256 reals take radix 4, so that split's pairs spread over more
+// invocations; other lengths, c2r and a caller's radix keep the planner's other rules.
+TEST(Planner, ShortRealRowsTakeRadixFour) {
+    const uint64_t batch = uint64_t(1) << 16;
+    auto first = [&](const FftDesc& d, const Options& o = {}) {
+        return plan(d, h200_caps(), o).passes.front().kernel;
+    };
+    for (uint64_t n : {128u, 256u}) {
+        const PassKernel k = first(FftDesc::r2c(n, batch));
+        EXPECT_TRUE(k.split_store) << n;
+        EXPECT_EQ(k.points_per_thread, 4u) << n;
+        EXPECT_EQ(k.threads_per_column, n / 8) << n;
+        EXPECT_EQ(first(FftDesc::r2c(n, batch), Options{.max_radix = 8}).points_per_thread, 8u) << n;
+        EXPECT_EQ(first(FftDesc::r2c(n, batch).with_precision(Precision::f64)).points_per_thread, 4u) << n;
+        EXPECT_GT(first(FftDesc::c2r(n, batch)).points_per_thread, 4u) << n;
+        // The rows' pass of 2D r2c too.
+        EXPECT_EQ(plan(FftDesc::r2c_nd({64, n}), h200_caps()).passes.front().kernel.points_per_thread, 4u)
+            << n;
+    }
+    for (uint64_t n : {64u, 512u, 1024u}) EXPECT_GT(first(FftDesc::r2c(n, batch)).points_per_thread, 4u) << n;
 }
 
 // Real plans executed in long double against numpy's rfftn and irfftn, both placements where

@@ -181,6 +181,7 @@ TEST_F(Real, SplitThroughShuffles) {
     }
     check_real<float>(FftDesc::r2c(512, 5, RealLayout::padded), Placement::in_place);
     check_real<double>(FftDesc::r2c(1024, 5).with_precision(Precision::f64), Placement::out_of_place);
+    check_real<double>(FftDesc::r2c(256, 5).with_precision(Precision::f64), Placement::out_of_place);
     // Looping over tiles, such kernels hold their stage twiddles in registers
     // (PassKernel::twiddles_in_registers), the last stage's read for the dealt butterflies (ip).
     const Options looping{.tiles_per_workgroup = 3};
