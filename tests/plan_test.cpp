@@ -170,6 +170,31 @@ TEST(Planner, JoinLoopsOnlyOverSmallerTiles) {
 
 // One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and
 // backward in turn, convolutions too.
+// A one-pass join that loops over tiles takes its mirrors through subgroup shuffles
+// (PassKernel::join_lanes); one that does not loop, or has too few invocations per column, reads
+// them from memory, as do kernels without shuffles and join through shared memory.
+TEST(Planner, JoinThroughShufflesOnlyWhereItLoops) {
+    const uint64_t batch = uint64_t(1) << 15;
+    auto first = [&](uint64_t n, const Options& o = {}) {
+        return plan(FftDesc::c2r(n, batch), h200_caps(), o).passes.front().kernel;
+    };
+    const PassKernel k = first(2048);
+    EXPECT_TRUE(k.prefetch);
+    EXPECT_EQ(k.join_lanes, 32u);
+    for (uint64_t n : {256u, 512u, 4096u, 16384u}) {
+        EXPECT_FALSE(first(n).prefetch) << n;
+        EXPECT_EQ(first(n).join_lanes, 0u) << n;
+    }
+    EXPECT_EQ(first(4096, Options{.tiles_per_workgroup = 4}).join_lanes, 32u);
+    EXPECT_EQ(first(2048, Options{.subgroup_shuffles = false}).join_lanes, 0u);
+    const PassKernel shared = first(2048, Options{.join_through_shared_memory = true});
+    EXPECT_TRUE(shared.join_exchange);
+    EXPECT_EQ(shared.join_lanes, 0u);
+    EXPECT_EQ(first(64).join_lanes, 0u);  // one invocation per column
+    // r2c's split keeps its own lanes.
+    EXPECT_EQ(plan(FftDesc::r2c(2048, batch), h200_caps()).passes.front().kernel.join_lanes, 0u);
+}
+
 TEST(Planner, PassesAlternateTheirTileOrder) {
     auto orders = [](const LogicalPlan& p) {
         std::vector<TileOrder> out;

@@ -299,6 +299,51 @@ TEST_F(Real, JoinThroughSharedMemory) {
     EXPECT_FALSE(Plan(ctx, FftDesc::c2r(2048, 7)).logical().passes.at(0).kernel.join_exchange);
 }
 
+// A one-pass join that loops over tiles takes each point's mirror through subgroup shuffles
+// (PassKernel::join_lanes) where columns have 16 invocations or more: blocks of lanes as wide as
+// the subgroup (8 on lavapipe), first stages of one or several butterflies per invocation (2 x 16
+// x 16, 4 x 8 x 24), band-limited spectra, in place in the padded layout, f64. A context that
+// claims subgroups four times as wide fails the lane check and shuffles through shared memory.
+// Each against the reference.
+TEST_F(Real, JoinThroughShuffles) {
+    Context& ctx = testing::device();
+    if (!ctx.caps().has_subgroup_operation("shuffle")) GTEST_SKIP() << "no subgroup shuffles";
+    const uint32_t lanes = ctx.caps().subgroup_size;
+    const Options looping{.tiles_per_workgroup = 3};
+    auto lanes_of = [&](const FftDesc& desc, const Options& o, Context& c) {
+        return Plan(c, desc, o).logical().passes.at(0).kernel.join_lanes;
+    };
+    for (uint64_t n : {1024ull, 1536ull, 2048ull, 8192ull}) {
+        const FftDesc desc = FftDesc::c2r(n, 9);
+        const PassKernel k = Plan(ctx, desc, looping).logical().passes.at(0).kernel;
+        SCOPED_TRACE(n);
+        ASSERT_TRUE(k.join_load && k.prefetch && k.threads_per_column >= 2 * PassKernel::kSplitRun);
+        EXPECT_EQ(k.join_lanes, std::min(k.threads_per_column, lanes));
+        check_real<float>(desc, Placement::out_of_place, looping);
+        if (n == 1536 || n == 2048)
+            for (uint64_t m : {uint64_t(1), n / 8 + 3, n / 2})
+                check_real<float>(FftDesc::c2r(n, 5).with_spectrum_length(m), Placement::out_of_place,
+                                  looping);
+        // Without shuffles, join reads the mirrors from memory.
+        Options plain = looping;
+        plain.subgroup_shuffles = false;
+        EXPECT_EQ(lanes_of(desc, plain, ctx), 0u);
+    }
+    check_real<float>(FftDesc::c2r(2048, 5, RealLayout::padded), Placement::in_place, looping);
+    const FftDesc f64 = FftDesc::c2r(2048, 5).with_precision(Precision::f64);
+    ASSERT_GT(lanes_of(f64, looping, ctx), 0u);
+    check_real<double>(f64, Placement::out_of_place, looping);
+    // Kernels that do not loop read the mirrors from memory.
+    EXPECT_EQ(lanes_of(FftDesc::c2r(2048, 5), Options{.tiles_per_workgroup = 1}, ctx), 0u);
+
+    Context pretend(ContextOptions{.validation = true});
+    pretend.state()->caps.subgroup_size = 4 * lanes;
+    const FftDesc desc = FftDesc::c2r(1024, 9);
+    ASSERT_GT(lanes_of(desc, looping, pretend), lanes);
+    check_real<float>(desc, Placement::out_of_place, looping, nullptr, &pretend);
+    for (const auto& m : pretend.take_validation_messages()) ADD_FAILURE() << "validation: " << m;
+}
+
 TEST_F(Real, PaddedInPlace) {
     for (uint64_t n : {1ull, 2ull, 7ull, 16ull, 30ull, 1000ull, 8192ull}) {
         check_real<float>(FftDesc::r2c(n, 5, RealLayout::padded), Placement::in_place);

@@ -95,6 +95,7 @@ nlohmann::json plan_json(const LogicalPlan& p) {
                           {"exchange_rounds", k.exchange_rounds},
                           {"subgroup_exchanges", k.subgroup_exchanges},
                           {"split_lanes", k.split_lanes},
+                          {"join_lanes", k.join_lanes},
                           {"join_exchange", k.join_exchange},
                           {"lane_swaps", k.lane_swaps.size()},
                           {"lane_remaps", k.lane_remaps.size()},

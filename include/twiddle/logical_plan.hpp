@@ -350,6 +350,16 @@ struct PassKernel {
     // if subgroups are laid out otherwise, exchanges the same values through shared memory by
     // local index, one component at a time (slow, but no second code path's registers).
     uint32_t split_lanes = 0;
+    // A join fused into one pass (join_load, not join_exchange, whole contiguous columns whose
+    // stages exchange, the first stage's slots the points i + r T for r < R/T) may take each
+    // point's mirror through subgroup shuffles, in blocks of join_lanes consecutive invocations
+    // (as split_lanes, which the planner sets under the same conditions): the first stage deals its
+    // butterflies as split_lanes deals the last one's, so that invocation l and l XOR (join_lanes -
+    // 1) of a block hold the points x = i + r T and M - x = T - i + (R/T - 1 - r) T, and each
+    // invocation reads only its own points (X_M as X_0's imaginary part). Invocations 0 and T / 2
+    // are their own mirrors. If the lane check fails, the shuffles go through shared memory
+    // (split_lanes' fallback). 0: join reads each mirror from memory.
+    uint32_t join_lanes = 0;
     // A convolution in one pass (span 1, whole columns, stored point by point; see
     // plan_convolution): the stages run, each output X_k becomes conj(twiddle_middle(X_k, index)),
     // index being where the store of X_k would write (a GLSL function the kernel declares and the

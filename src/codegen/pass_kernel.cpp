@@ -778,13 +778,21 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     GlslWriter w;
     TempNames temps;
     w.line("#version 450");
-    // A fused split through shuffles (PassKernel::split_lanes): its blocks of lanes, and half.
-    const uint32_t lanes = k.split_lanes, half_lanes = lanes / 2;
-    if (lanes && !(k.split_store && !k.spectrum_across_columns && TPC >= PassKernel::kSplitRun &&
-                   std::has_single_bit(TPC) && lanes >= 2 && std::has_single_bit(lanes) && TPC % lanes == 0 &&
-                   k.uniform() && k.stages.size() > 1 && k.stages.back().radix * TPC == R && S == 1))
+    // A fused split or join through shuffles (PassKernel::split_lanes, join_lanes): its blocks of
+    // lanes, and half. The stage that deals its butterflies by lane (split's last, join's first)
+    // holds the points i + r * TPC: one butterfly per invocation for split, any uniform layout for
+    // join (whose first stage's slots are i + g * TPC + m * R / radix).
+    const uint32_t lanes = k.split_lanes ? k.split_lanes : k.join_lanes, half_lanes = lanes / 2;
+    if (lanes && !((k.split_lanes && !k.join_lanes && k.split_store && k.stages.back().radix * TPC == R) ||
+                   (k.join_lanes && !k.split_lanes && k.join_load && !join_first && !k.join_exchange)))
         throw std::logic_error(
-            "pass kernel: pairs through shuffles need a split of whole butterflies per lane");
+            "pass kernel: pairs through shuffles need a split of whole butterflies per lane "
+            "or a one-pass join");
+    if (lanes && !(!k.spectrum_across_columns && TPC >= PassKernel::kSplitRun && std::has_single_bit(TPC) &&
+                   lanes >= 2 && std::has_single_bit(lanes) && TPC % lanes == 0 && k.uniform() &&
+                   k.stages.size() > 1 && S == 1))
+        throw std::logic_error(
+            "pass kernel: pairs through shuffles need uniform columns of whole blocks of lanes");
     // Exchanges between stages through subgroup shuffles (PassKernel::lane_swaps).
     const bool shuffles = !k.lane_swaps.empty();
     if (shuffles && !(k.kind == KernelKind::stockham && std::has_single_bit(R) && R == N && S == 1 &&
@@ -905,7 +913,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         w.line("uint lc = tid / " + u(TPC) + ";  // column within the tile");
         w.line("uint i = tid % " + u(TPC) + ";   // invocation within the column");
         if (lanes) {
-            // The last stage's butterfly (PassKernel::split_lanes): block * half_lanes + lane + 1
+            // The last stage's butterfly (PassKernel::split_lanes; join_lanes: the first stage's):
+            // block * half_lanes + lane + 1
             // in the block's lower half, its mirror TPC - ip in the upper half (lane ^ (lanes - 1));
             // TPC / 2, so dealt twice, is its own mirror, and the upper half's is taken as 0, also
             // its own. dealt_lanes below computes the same on the host. Dealt from + 1, each block's
@@ -917,6 +926,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             w.line("uint ip = lane < " + u(half_lanes) + " ? block * " + u(half_lanes) + " + lane + 1u : " +
                    u(TPC) + " - block * " + u(half_lanes) + " - " + u(lanes) + " + lane;");
             w.line("if (lane >= " + u(half_lanes) + " && ip == " + u(TPC / 2) + ") ip = 0u;");
+        }
+        if (k.split_lanes) {
             // split's factor W_{2R}^k for the points k = ip + r TPC is W_{2R}^ip (one table read
             // per invocation, kept across tiles) times a constant per register r.
             w.line(C + " wip = tw[" + u(k.real_offset) + " + ip];");
@@ -961,9 +972,9 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     std::vector<uint32_t> column_lanes(TPC);
     std::iota(column_lanes.begin(), column_lanes.end(), 0u);
     // The index by which stage s deals its butterflies: i, or ip for the last stage of a split
-    // through shuffles (PassKernel::split_lanes).
+    // through shuffles (PassKernel::split_lanes) and the first of a join (join_lanes).
     auto stage_index = [&](size_t s) -> std::string {
-        return lanes && s + 1 == k.stages.size() ? "ip" : "i";
+        return (k.split_lanes && s + 1 == k.stages.size()) || (k.join_lanes && s == 0) ? "ip" : "i";
     };
     // The values stage_index(s) takes over a column's invocations, for the padding's model of
     // bank conflicts: ip as the prologue's GLSL deals it (keep the two alike). Scored as i, the
@@ -1066,11 +1077,12 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
             if (rader_p) w.line(std::string(prefix) + "x = src[base];  // x_0");
             for (uint32_t r = 0; r < load_count; ++r) {
                 const Slot sl = slot(first_radix, r);
-                if (k.join_exchange) {
+                if (k.join_exchange || k.join_lanes) {
                     // The column's own points, below m; X_M's real part as X_0's imaginary part
-                    // (PassKernel::join_exchange). Join itself follows the exchange.
+                    // (PassKernel::join_exchange, join_lanes: the first stage's index). Join
+                    // itself follows the exchange or the shuffles.
                     const std::string g = numbered(prefix, r);
-                    const std::string x = "i + " + u(sl.offset);
+                    const std::string x = stage_index(0) + " + " + u(sl.offset);
                     const std::string load = "src[base + " + strided(x, k.src_stride) + "]";
                     w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
                     w.line(
@@ -1078,7 +1090,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                         (sl.offset + TPC <= m ? load : x + " < " + u(m) + " ? " + load + " : " + C + "(0)") +
                         ";");
                     if (sl.offset == 0)
-                        w.line("if (i == 0u) " + g + ".y = " +
+                        w.line("if (" + stage_index(0) + " == 0u) " + g + ".y = " +
                                (m > R ? "src[base + " + strided(u(R), k.src_stride) + "].x"
                                       : std::string("0.0")) +
                                ";");
@@ -1264,10 +1276,12 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
     };
     // Join's output `out` for slot `sl` from its point a and the mirror b, after load_sign
     // (PassKernel::join_load); point 0 holds X_M's real part as its imaginary part.
-    auto emit_join = [&](const std::string& a, const std::string& b, const Slot& sl, const std::string& out) {
+    // `idx`: the index of the invocation's point 0 (the first stage's: i, or ip for join_lanes).
+    auto emit_join = [&](const std::string& a, const std::string& b, const Slot& sl, const std::string& out,
+                         const std::string& idx = "i") {
         w.open(sl.guard.empty() ? "" : "if (" + sl.guard + ")");
         if (sl.offset == 0) {
-            w.open("if (i == 0u)");
+            w.open("if (" + idx + " == 0u)");
             w.line(b + " = " + C + "(" + a + ".y, 0.0);");
             w.line(a + ".y = 0.0;");
             w.close();
@@ -1277,8 +1291,8 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         w.line(b + ".y *= -params.load_sign;");
         if (sl.offset == 0) w.close();
         w.line(C + " o = " + a + " - " + b + ";");
-        w.line(out + " = " + a + " + " + b + " + cmul(tw[" + u(k.real_offset) + " + i + " + u(sl.offset) +
-               "], " + C + "(o.y, -o.x));");
+        w.line(out + " = " + a + " + " + b + " + cmul(tw[" + u(k.real_offset) + " + " + idx + " + " +
+               u(sl.offset) + "], " + C + "(o.y, -o.x));");
         w.close();
     };
     if (k.staged_load) {
@@ -1330,6 +1344,47 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
         exchange(stage_scope, writes, reads);
         for (uint32_t r = 0; r < load_count; ++r)
             emit_join(v[r], numbered("jb", r), slot(first_radix, r), v[r]);
+    } else if (k.join_lanes) {
+        // Each point's mirror from the partner lane (PassKernel::join_lanes): point x = ip + o of
+        // the slot of offset o pairs with M - x = (TPC - ip) + (R - TPC - o), the partner's slot of
+        // offset R - TPC - o. ip 0 and TPC / 2 are their own mirrors: ip 0's point o pairs with
+        // R - o (o = 0 with X_M, which it holds as its imaginary part: emit_join), TPC / 2's with
+        // its own slot R - TPC - o. Outputs go to fresh names, so that every raw value is there
+        // for the pairs after. The shuffles and joins are written twice, in a branch on the lane
+        // check (uniform over the workgroup): plain shuffles, and lane_xor's fallback through
+        // shared memory. One call of lane_xor for both, whose barriers hold back the loads'
+        // scheduling, ran c2r 16384 at two thirds of the memory join's speed (H100).
+        std::map<uint32_t, uint32_t> slot_at;
+        for (uint32_t r = 0; r < load_count; ++r) slot_at[slot(first_radix, r).offset] = r;
+        std::vector<std::string> joined(load_count);
+        for (uint32_t r = 0; r < load_count; ++r) {
+            joined[r] = numbered("jz", r);
+            w.line(C + " " + joined[r] + ";");
+        }
+        auto emit_pairs = [&](bool paired) {
+            for (uint32_t r = 0; r < load_count; ++r) {
+                const Slot sl = slot(first_radix, r);
+                const uint32_t partner = slot_at.at(R - TPC - sl.offset),
+                               own = slot_at.at((R - sl.offset) % R);
+                w.open("");
+                w.line(C + " jb = " +
+                       (paired ? "subgroupShuffleXor(" + v[partner] + ", " + u(lanes - 1) + ")"
+                               : "lane_xor(" + v[partner] + ", " + u(lanes - 1) + ", false)") +
+                       ";");
+                w.line("jb = ip == 0u ? " + v[own] + " : ip == " + u(TPC / 2) + " ? " + v[partner] +
+                       " : jb;");
+                w.line(C + " ja = " + v[r] + ";");
+                emit_join("ja", "jb", sl, joined[r], "ip");
+                w.close();
+            }
+        };
+        w.open("if (lanes_paired)");
+        emit_pairs(true);
+        w.close();
+        w.open("else");
+        emit_pairs(false);
+        w.close();
+        for (uint32_t r = 0; r < load_count; ++r) w.line(v[r] + " = " + joined[r] + ";");
     } else if (join_across) {
         // The tile's spectra into shared memory as contiguous rows, then join's outputs from the
         // pairs x, M - x of the column (PassKernel::join_load), after load_sign.
@@ -1728,7 +1783,7 @@ std::string generate_exchange_kernel(const PassKernel& k, SharedPadding& padding
                C + "(so.y, -so.x));");
     };
     const std::string last_i = shuffles ? "io" : k.stages.empty() ? "i" : stage_index(k.stages.size() - 1);
-    if (lanes) {
+    if (k.split_lanes) {
         // PassKernel::split_lanes: the pairs of register r < last_radix / 2, point k = ip + r * TPC,
         // and of the mirror's register last_radix - 1 - r, point R - k. Shuffles (lane_xor, whose
         // fallback has barriers) run in every lane, before any branch that differs between lanes;

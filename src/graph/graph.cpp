@@ -1460,7 +1460,8 @@ Support support(const Context& context, const FftDesc& desc, const std::vector<B
     };
     r.subgroup_stages = shuffled(lp);
     const bool subgroup_ops = std::any_of(lp.passes.begin(), lp.passes.end(), [](const Pass& p) {
-        return p.kernel.subgroup_exchanges || p.kernel.split_lanes || !p.kernel.lane_swaps.empty();
+        return p.kernel.subgroup_exchanges || p.kernel.split_lanes || p.kernel.join_lanes ||
+               !p.kernel.lane_swaps.empty();
     });
     r.strategy = used.strategy == Strategy::dft ? Strategy::dft
                  : r.subgroup_stages            ? Strategy::subgroups

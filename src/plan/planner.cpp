@@ -1716,6 +1716,22 @@ private:
     LogicalPlan out_;
 };
 
+// The blocks of lanes through which a one-pass kernel's fused split or join pairs its points
+// (PassKernel::split_lanes, join_lanes), or 0 where it cannot: fewer than 16 invocations per
+// column, a layout that is not uniform, no subgroup shuffles. Counts the lane check's 4 bytes of
+// shared memory into the kernel's.
+uint32_t shuffle_lanes(PassKernel& k, const DeviceCaps& caps, const Options& options) {
+    const uint32_t threads = k.threads_per_column, lanes = std::min(threads, caps.subgroup_size);
+    const uint32_t flag_bytes = k.subgroup_exchanges ? 0 : 4;
+    if (!options.subgroup_shuffles || !caps.has_subgroup_operation("basic") ||
+        !caps.has_subgroup_operation("shuffle") || threads < 2 * PassKernel::kSplitRun ||
+        !std::has_single_bit(threads) || !std::has_single_bit(caps.subgroup_size) || lanes < 2 ||
+        !k.uniform() || k.shared_bytes + flag_bytes > caps.max_shared_memory_bytes)
+        return 0;
+    k.shared_bytes += flag_bytes;
+    return lanes;
+}
+
 // Fuses a real transform's split (r2c) or join (c2r) into its half-length transform `p`
 // (PassKernel::split_store, join_load) where that is one Stockham pass of whole columns whose
 // tile fits the shared memory for split's exchange (and join's, taken across columns), split
@@ -1799,24 +1815,24 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
             k.prefetch = false;
             pass.workgroups = pass.tiles;
         }
+        // A one-pass kernel that still loops takes the mirrors through subgroup shuffles
+        // (PassKernel::join_lanes), so that the next tile it holds is one value per point, not
+        // two. H100, c2r 2048 (32 points per invocation, 4 tiles), alternated twice in two calls
+        // (bench/RESULTS.md, fortieth run): 2787-2791 and 2836 GB/s against 2650-2686. Kernels that
+        // do not loop lost with them (c2r 512 to 32768 4-14%, f64 1024 to 8192 9-12%): their second
+        // read of memory meets the cache, and the shuffles wait on the loads.
+        if (k.prefetch && !k.join_exchange && !several && !across && k.stages.size() > 1)
+            k.join_lanes = shuffle_lanes(k, caps, options);
         return true;
     }
     k.split_store = true;
     k.staged_store = false;
-    // Pairs through subgroup shuffles (PassKernel::split_lanes), with the lane check's 4 bytes,
-    // where columns have 16 invocations or more (H200, r2c: 1024 5% faster than through shared
-    // memory, 2048 8%, 16384 and 32768 12%, 4096 and 8192 within 1%; 256, 8 invocations per
-    // column, 3% slower).
-    const uint32_t threads = k.threads_per_column, lanes = std::min(threads, caps.subgroup_size);
-    const uint32_t flag_bytes = k.subgroup_exchanges ? 0 : 4;
-    if (!across && !last_of_several && options.subgroup_shuffles && caps.has_subgroup_operation("basic") &&
-        caps.has_subgroup_operation("shuffle") && threads >= 2 * PassKernel::kSplitRun &&
-        std::has_single_bit(threads) && std::has_single_bit(caps.subgroup_size) && lanes >= 2 &&
-        k.uniform() && k.stages.back().radix * threads == k.radix &&
-        k.shared_bytes + flag_bytes <= caps.max_shared_memory_bytes) {
-        k.split_lanes = lanes;
-        k.shared_bytes += flag_bytes;
-    }
+    // Pairs through subgroup shuffles (PassKernel::split_lanes) where columns have 16 invocations
+    // or more (H200, r2c: 1024 5% faster than through shared memory, 2048 8%, 16384 and 32768 12%,
+    // 4096 and 8192 within 1%; 256, 8 invocations per column, 3% slower).
+    // The last stage takes one butterfly per invocation.
+    if (!across && !last_of_several && k.stages.back().radix * k.threads_per_column == k.radix)
+        k.split_lanes = shuffle_lanes(k, caps, options);
     k.real_offset = table.roots_table(static_cast<uint32_t>(n), static_cast<uint32_t>(n / 4 + 1));
     return true;
 }
