@@ -168,8 +168,6 @@ TEST(Planner, JoinLoopsOnlyOverSmallerTiles) {
     EXPECT_FALSE(first_pass(FftDesc::c2r(16384, 1u << 12), 1, shared).kernel.prefetch);
 }
 
-// One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and
-// backward in turn, convolutions too.
 // A one-pass join that loops over tiles takes its mirrors through subgroup shuffles
 // (PassKernel::join_lanes); one that does not loop, or has too few invocations per column, reads
 // them from memory, as do kernels without shuffles and join through shared memory.
@@ -191,10 +189,16 @@ TEST(Planner, JoinThroughShufflesOnlyWhereItLoops) {
     EXPECT_TRUE(shared.join_exchange);
     EXPECT_EQ(shared.join_lanes, 0u);
     EXPECT_EQ(first(64).join_lanes, 0u);  // one invocation per column
+    // Looping, with 8 invocations per column: too few.
+    const PassKernel few = first(256, Options{.tiles_per_workgroup = 4});
+    EXPECT_TRUE(few.prefetch && few.threads_per_column == 8);
+    EXPECT_EQ(few.join_lanes, 0u);
     // r2c's split keeps its own lanes.
     EXPECT_EQ(plan(FftDesc::r2c(2048, batch), h200_caps()).passes.front().kernel.join_lanes, 0u);
 }
 
+// One-pass plans take their tiles interleaved; the passes of longer plans sweep forward and
+// backward in turn, convolutions too.
 TEST(Planner, PassesAlternateTheirTileOrder) {
     auto orders = [](const LogicalPlan& p) {
         std::vector<TileOrder> out;
@@ -940,6 +944,18 @@ TEST(Planner, ShortRealRowsTakeRadixFour) {
             << n;
     }
     for (uint64_t n : {64u, 512u, 1024u}) EXPECT_GT(first(FftDesc::r2c(n, batch)).points_per_thread, 4u) << n;
+    // Halves between 64 and 128 points that are no powers of two keep the layout of their complex
+    // transform.
+    auto radices = [](const PassKernel& k) {
+        std::vector<uint32_t> r;
+        for (const Stage& st : k.stages) r.push_back(st.radix);
+        return r;
+    };
+    for (uint64_t n : {162u, 200u, 250u}) {
+        const PassKernel k = first(FftDesc::r2c(n, batch));
+        EXPECT_TRUE(k.split_store) << n;
+        EXPECT_EQ(radices(k), radices(first(FftDesc(n / 2, batch)))) << n;
+    }
 }
 
 // Real plans executed in long double against numpy's rfftn and irfftn, both placements where

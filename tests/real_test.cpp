@@ -302,9 +302,9 @@ TEST_F(Real, JoinThroughSharedMemory) {
 // A one-pass join that loops over tiles takes each point's mirror through subgroup shuffles
 // (PassKernel::join_lanes) where columns have 16 invocations or more: blocks of lanes as wide as
 // the subgroup (8 on lavapipe), first stages of one or several butterflies per invocation (2 x 16
-// x 16, 4 x 8 x 24), band-limited spectra, in place in the padded layout, f64. A context that
-// claims subgroups four times as wide fails the lane check and shuffles through shared memory.
-// Each against the reference.
+// x 16, 4 x 8 x 24; one per invocation: 32 x 32, c2r 2048's on a GPU), band-limited spectra, in
+// place in the padded layout, f64. A context that claims subgroups four times as wide fails the
+// lane check and shuffles through shared memory. Each against the reference.
 TEST_F(Real, JoinThroughShuffles) {
     Context& ctx = testing::device();
     if (!ctx.caps().has_subgroup_operation("shuffle")) GTEST_SKIP() << "no subgroup shuffles";
@@ -320,8 +320,8 @@ TEST_F(Real, JoinThroughShuffles) {
         ASSERT_TRUE(k.join_load && k.prefetch && k.threads_per_column >= 2 * PassKernel::kSplitRun);
         EXPECT_EQ(k.join_lanes, std::min(k.threads_per_column, lanes));
         check_real<float>(desc, Placement::out_of_place, looping);
-        if (n == 1536 || n == 2048)
-            for (uint64_t m : {uint64_t(1), n / 8 + 3, n / 2})
+        if (n == 2048)
+            for (uint64_t m : {uint64_t(1), n / 8 + 3})
                 check_real<float>(FftDesc::c2r(n, 5).with_spectrum_length(m), Placement::out_of_place,
                                   looping);
         // Without shuffles, join reads the mirrors from memory.
@@ -329,6 +329,13 @@ TEST_F(Real, JoinThroughShuffles) {
         plain.subgroup_shuffles = false;
         EXPECT_EQ(lanes_of(desc, plain, ctx), 0u);
     }
+    // 32 x 32: a first stage of one butterfly per invocation, with 32 invocations per column.
+    const Options wide{.max_radix = 32, .tiles_per_workgroup = 3};
+    const FftDesc c2048 = FftDesc::c2r(2048, 9);
+    const PassKernel k32 = Plan(ctx, c2048, wide).logical().passes.at(0).kernel;
+    ASSERT_EQ(k32.stages.front().radix * k32.threads_per_column, k32.radix);
+    EXPECT_GT(k32.join_lanes, 0u);
+    check_real<float>(c2048, Placement::out_of_place, wide);
     check_real<float>(FftDesc::c2r(2048, 5, RealLayout::padded), Placement::in_place, looping);
     const FftDesc f64 = FftDesc::c2r(2048, 5).with_precision(Precision::f64);
     ASSERT_GT(lanes_of(f64, looping, ctx), 0u);

@@ -27,7 +27,8 @@ struct Options {
     // butterfly (2, 4, 8, 16 or 32). 0: 16, and 8 for one pass of length 64. In f32 also 32: for
     // one pass of length 32, of 16 to 32 times the subgroup size (512 and 1024 on 32-wide
     // subgroups, whose invocations then lie in one subgroup), or needing all of the shared memory;
-    // and in multi-pass passes of 512 points or more. For lengths other than powers of two, the
+    // and in multi-pass passes of 512 points or more. r2c rows of 128 and 256 reals take 4 in their
+    // half-length transform (split fused into it). For lengths other than powers of two, the
     // most registers of a uniform layout, taking the largest that gives the fewest stages.
     // Smaller butterflies also make smaller kernels, which a plan without its disk cache compiles
     // sooner: on the H200 8 brought such plans of 1024, 4096 and 2^20 points from 130-440 ms to
@@ -53,7 +54,9 @@ struct Options {
     // to workgroup barriers by themselves). false: workgroup barriers only.
     bool subgroup_barriers = true;
     // Tuning: a real transform's split fused into a one-pass kernel (PassKernel::split_lanes) pairs
-    // its points k and M - k through subgroup shuffles instead of a shared-memory exchange, and
+    // its points k and M - k through subgroup shuffles instead of a shared-memory exchange, a
+    // c2r transform's join fused into a one-pass kernel that loops over tiles takes its mirrors
+    // through them (PassKernel::join_lanes) instead of a second read of memory, and
     // under Strategy::automatic kernels of one lane swap exchange through shuffles
     // (PassKernel::lane_swaps), where the device has subgroup shuffles in compute shaders
     // (kernels check the lane layout and fall back to shared memory by themselves). false:
@@ -208,7 +211,7 @@ struct PassKernel {
     // mod radix / 2 of its half's array).
     uint32_t exchange_rounds = 1;
     // All the shared memory the kernel declares: the exchange buffers, plus 4 bytes for the lane
-    // check of subgroup_exchanges or split_lanes.
+    // check of subgroup_exchanges, split_lanes, join_lanes or lane_swaps.
     uint32_t shared_bytes = 0;
     // Persistent workgroups: each loops over tiles and loads the next tile's points into
     // registers before it transforms the current one.
@@ -353,7 +356,8 @@ struct PassKernel {
     // A join fused into one pass (join_load, not join_exchange, whole contiguous columns whose
     // stages exchange, the first stage's slots the points i + r T for r < R/T) may take each
     // point's mirror through subgroup shuffles, in blocks of join_lanes consecutive invocations
-    // (as split_lanes, which the planner sets under the same conditions): the first stage deals its
+    // (as split_lanes; the planner sets it where such a kernel loops over tiles and has 16 or
+    // more invocations per column, any uniform first stage): the first stage deals its
     // butterflies as split_lanes deals the last one's, so that invocation l and l XOR (join_lanes -
     // 1) of a block hold the points x = i + r T and M - x = T - i + (R/T - 1 - r) T, and each
     // invocation reads only its own points (X_M as X_0's imaginary part). Invocations 0 and T / 2

@@ -102,13 +102,13 @@ constexpr uint32_t kOneStepTableSpan = 4096;
 // shorter columns go through shared memory.
 constexpr uint32_t kMinDirectThreads = 4;
 
-// r2c rows whose halves have kSplitRadixHalfMin to kSplitRadixHalf points (128 and 256 reals;
+// r2c rows whose halves have kSplitRadixHalfMin or kSplitRadixHalf points (128 and 256 reals;
 // shorter halves take a row per invocation) take radix kSplitRadix, so that a column spreads over
 // more invocations and the fused split's pairs over more of them. Measured on an H100 (not yet on
 // the H200, where r2c 256 ran at 0.95x cuFFT with radix 16), 2^26 values, alternated twice
 // (bench/RESULTS.md, fortieth run): r2c 128 2869-2873 GB/s against 2374-2377, 256 2886-2890
 // against 2433-2437, 2D 256 x 256 +7.8%; f64 128 +4.3%, 256 +2.5%. Longer rows lost (f32 1024
-// -5%, f64 512 -9.5%); c2r too (f32 128 -7%, 256 -10%).
+// -4 to -5%, f64 512 -9.5%); c2r too (f32 128 -7%, 256 -10%). Other lengths are not measured.
 constexpr uint32_t kSplitRadix = 4;
 constexpr uint32_t kSplitRadixHalfMin = 64;
 constexpr uint32_t kSplitRadixHalf = 128;
@@ -1889,8 +1889,8 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
                           bool across) -> std::optional<LogicalPlan> {
         Options o = options;
         if (across && o.tiles_per_workgroup == 0) o.tiles_per_workgroup = 1;
-        if (step == RealStep::split && !across && o.max_radix == 0 && half >= kSplitRadixHalfMin &&
-            half <= kSplitRadixHalf)
+        if (step == RealStep::split && !across && o.max_radix == 0 && std::has_single_bit(half) &&
+            half >= kSplitRadixHalfMin && half <= kSplitRadixHalf)
             o.max_radix = kSplitRadix;
         for (bool together : across ? std::vector{true, false} : std::vector{false}) {
             // Split into the last of several passes takes wide mirrored tiles (Allow).
