@@ -100,6 +100,28 @@ TEST_F(Tuning, TuneKeepsTheFastestAndPlansTakeIt) {
     EXPECT_EQ(c.default_plan_key, vk::plan_fingerprint(plan(timed, ctx.caps())));
 }
 
+// The tuner's second round combines two knobs that each beat the defaults; two values of one knob
+// do not combine.
+TEST(TuningKnobs, CombineDistinctFieldsOnly) {
+    const std::optional<Options> both =
+        vk::combined_options(Options{.tiles_per_workgroup = 1}, Options{.max_radix = 8});
+    ASSERT_TRUE(both.has_value());
+    EXPECT_EQ(*both, (Options{.max_radix = 8, .tiles_per_workgroup = 1}));
+    EXPECT_FALSE(vk::combined_options(Options{.tiles_per_workgroup = 1}, Options{.tiles_per_workgroup = 2}));
+    Options portable;
+    portable.strategy = Strategy::portable;
+    Options shared;
+    shared.join_through_shared_memory = true;
+    const std::optional<Options> c = vk::combined_options(shared, portable);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->strategy, Strategy::portable);
+    EXPECT_TRUE(c->join_through_shared_memory);
+    EXPECT_FALSE(vk::combined_options(portable, portable));
+    Options full;
+    full.real_path = RealPath::full_length;
+    EXPECT_EQ(vk::combined_options(Options{}, full), full);
+}
+
 // c2r is tuned by timing the inverse: the choice is c2r's own, and c2r plans that take it compute
 // the inverse transform.
 TEST_F(Tuning, TunesC2rApartFromR2c) {

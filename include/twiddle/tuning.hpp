@@ -47,7 +47,8 @@ struct TuneOptions {
 };
 
 // Times the planner's variants (points per invocation, workgroup and tile sizes, shared memory,
-// columns per workgroup, the strategies portable and subgroups) for a 1D transform of `length`
+// columns per workgroup, the strategies portable and subgroups, one at a time, then the fastest
+// with each of up to three others that also beat the defaults) for a 1D transform of `length`
 // points (c2c and r2c forward, c2r inverse), and returns the fastest whose output agrees with the
 // default plan's, after timing it and the defaults again in alternating rounds: it replaces the
 // defaults only if it is at least 2% faster there (else the choice is the defaults, kept so that

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "twiddle/tuning.hpp"
 #include "vk/context_state.hpp"
@@ -17,6 +18,10 @@ std::string plan_fingerprint(const LogicalPlan& plan);
 // transforms of `length` points.
 std::string choice_fingerprint(const DeviceCaps& caps, Transform transform, Precision precision,
                                uint64_t length, uint64_t batch, const Options& options);
+
+// The tuner's variant `a` with `b`'s knob too (the fields in which b differs from the defaults),
+// or nothing where both change the same field.
+std::optional<Options> combined_options(Options a, const Options& b);
 
 // As twiddle::tuned_options.
 Options tuned_options(Context::State& state, const FftDesc& desc, const Options& options);
