@@ -958,6 +958,27 @@ TEST(Planner, ShortRealRowsTakeRadixFour) {
     }
 }
 
+// c2r rows of 64 reals join and transform 8 points per invocation, four invocations per row,
+// where their 32-point complex transform alone takes a row per invocation.
+TEST(Planner, ShortInverseRealRowsTakeRadixEight) {
+    const uint64_t batch = uint64_t(1) << 16;
+    auto first = [&](const FftDesc& d, const Options& o = {}) {
+        return plan(d, h200_caps(), o).passes.front().kernel;
+    };
+    for (Precision p : {Precision::f32, Precision::f64}) {
+        const PassKernel k = first(FftDesc::c2r(64, batch).with_precision(p));
+        EXPECT_TRUE(k.join_load);
+        EXPECT_EQ(k.points_per_thread, 8u);
+        EXPECT_EQ(k.threads_per_column, 4u);
+    }
+    EXPECT_EQ(first(FftDesc(32, batch)).threads_per_column, 1u);
+    EXPECT_EQ(first(FftDesc::r2c(64, batch)).threads_per_column, 1u);
+    EXPECT_EQ(first(FftDesc::c2r(64, batch), Options{.max_radix = 32}).threads_per_column, 1u);
+    // The rows' pass of irfftn too.
+    EXPECT_EQ(plan(FftDesc::c2r_nd({256, 64}), h200_caps()).passes.back().kernel.points_per_thread, 8u);
+    for (uint64_t n : {32u, 128u, 256u}) EXPECT_NE(first(FftDesc::c2r(n, batch)).threads_per_column, 4u) << n;
+}
+
 // Real plans executed in long double against numpy's rfftn and irfftn, both placements where
 // the layout allows, with passes forced short.
 TEST(PlanExecutor, RealTransforms) {

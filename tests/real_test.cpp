@@ -141,6 +141,9 @@ TEST_F(Real, EveryLengthTo24AndSomeTo64) {
             check_real<float>(desc, Placement::out_of_place);
         }
     }
+    // c2r 64 at radix 8 (four invocations per row) in both precisions, in a partial last tile.
+    check_real<float>(FftDesc::c2r(64, 37), Placement::out_of_place);
+    check_real<double>(FftDesc::c2r(64, 37).with_precision(Precision::f64), Placement::out_of_place);
 }
 
 TEST_F(Real, LongerLengths) {

@@ -28,8 +28,9 @@ struct Options {
     // one pass of length 32, of 16 to 32 times the subgroup size (512 and 1024 on 32-wide
     // subgroups, whose invocations then lie in one subgroup), or needing all of the shared memory;
     // and in multi-pass passes of 512 points or more. r2c rows of 128 and 256 reals take 4 in their
-    // half-length transform (split fused into it). For lengths other than powers of two, the
-    // most registers of a uniform layout, taking the largest that gives the fewest stages.
+    // half-length transform (split fused into it), c2r rows of 64 reals 8 (join fused into it).
+    // For lengths other than powers of two, the most registers of a uniform layout, taking the
+    // largest that gives the fewest stages.
     // Smaller butterflies also make smaller kernels, which a plan without its disk cache compiles
     // sooner: on the H200 8 brought such plans of 1024, 4096 and 2^20 points from 130-440 ms to
     // 80-92 ms, and their kernels ran 20-27% slower (bench/RESULTS.md, thirty-third run).

@@ -112,6 +112,14 @@ constexpr uint32_t kMinDirectThreads = 4;
 constexpr uint32_t kSplitRadix = 4;
 constexpr uint32_t kSplitRadixHalfMin = 64;
 constexpr uint32_t kSplitRadixHalf = 128;
+// c2r rows of 64 reals (halves of kJoinRadixHalf points, which alone would take a row per
+// invocation) take radix kJoinRadix: 4 invocations per row, which each join and transform 8
+// points. Measured on an H100 (not yet on the H200), 2^26 values, each alternated twice
+// (bench/RESULTS.md, forty-first run): f32 2645-2649 GB/s against 2484-2491 (+6.3%), f64 2960-2966
+// against 2728-2733 (+8.5%), irfftn 256 x 64 +4.6%, 64 x 64 +1.3%. Rows of 32 reals gained 0.7% at
+// radix 8, radix 4 and 16 lost at 64 (2360 and 2534); r2c 64 lost at radix 8 (2159).
+constexpr uint32_t kJoinRadix = 8;
+constexpr uint32_t kJoinRadixHalf = 32;
 // The most lane swaps (PassKernel::lane_swaps) a kernel takes under Strategy::automatic (see
 // assign_lane_swaps).
 constexpr size_t kAutomaticLaneSwaps = 1;
@@ -1892,6 +1900,8 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
         if (step == RealStep::split && !across && o.max_radix == 0 && std::has_single_bit(half) &&
             half >= kSplitRadixHalfMin && half <= kSplitRadixHalf)
             o.max_radix = kSplitRadix;
+        if (step == RealStep::join && !across && o.max_radix == 0 && half == kJoinRadixHalf)
+            o.max_radix = kJoinRadix;
         for (bool together : across ? std::vector{true, false} : std::vector{false}) {
             // Split into the last of several passes takes wide mirrored tiles (Allow).
             LogicalPlan p = sub(dims, batch, together, &o, Allow{.wide_last_tiles = step == RealStep::split});
