@@ -958,6 +958,34 @@ TEST(Planner, ShortRealRowsTakeRadixFour) {
     }
 }
 
+// A one-pass r2c kernel whose rows lie in one invocation each does not loop over tiles, as with
+// Options::tiles_per_workgroup = 1; longer rows do.
+TEST(Planner, OneInvocationRealRowsDoNotLoop) {
+    // Batches of enough tiles to loop (kMinLoopingTiles).
+    for (Precision p : {Precision::f32, Precision::f64})
+        for (uint64_t n : {4u, 16u, 32u, 64u}) {
+            const FftDesc desc = FftDesc::r2c(n, uint64_t(1) << 22).with_precision(p);
+            const LogicalPlan dflt = plan(desc, h200_caps()),
+                              one = plan(desc, h200_caps(), {.tiles_per_workgroup = 1});
+            const Pass& pass = dflt.passes.front();
+            if (pass.kernel.threads_per_column != 1) {
+                EXPECT_TRUE(p == Precision::f64 && n == 64) << n;  // 2 x 16: two invocations per row
+                EXPECT_TRUE(pass.kernel.prefetch) << n;
+                continue;
+            }
+            EXPECT_TRUE(pass.kernel.split_store) << n;
+            EXPECT_FALSE(pass.kernel.prefetch) << n;
+            EXPECT_EQ(pass.workgroups, pass.tiles) << n;
+            EXPECT_EQ(pass.kernel, one.passes.front().kernel) << n;
+            // A caller's tiles still loop.
+            EXPECT_TRUE(plan(desc, h200_caps(), {.tiles_per_workgroup = 4}).passes.front().kernel.prefetch)
+                << n;
+        }
+    EXPECT_FALSE(plan(FftDesc::r2c_nd({64, 64}), h200_caps()).passes.front().kernel.prefetch);
+    EXPECT_TRUE(plan(FftDesc::r2c(128, uint64_t(1) << 22), h200_caps()).passes.front().kernel.prefetch);
+    EXPECT_TRUE(plan(FftDesc(32, uint64_t(1) << 22), h200_caps()).passes.front().kernel.prefetch);
+}
+
 // c2r rows of 64 reals join and transform 8 points per invocation, four invocations per row,
 // where their 32-point complex transform alone takes a row per invocation.
 TEST(Planner, ShortInverseRealRowsTakeRadixEight) {

@@ -1835,6 +1835,16 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     }
     k.split_store = true;
     k.staged_store = false;
+    // A one-pass split whose rows lie in one invocation each (r2c of 64 reals or fewer: the whole
+    // half in registers, its tile staged through shared memory) does not loop over tiles by
+    // default. H100, 2^26 values, alternated twice (bench/RESULTS.md, forty-first run): f32 16, 32
+    // and 64 reals +4.3%, +4.0%, +4.7% (64: 2786-2787 GB/s against 2660-2661), f64 16 and 32 +3.2%
+    // and +2.7% (f64 64, two invocations per row, gained 1.6% and loops). Not yet measured on the
+    // H200.
+    if (!several && k.prefetch && options.tiles_per_workgroup == 0 && k.threads_per_column == 1) {
+        k.prefetch = false;
+        pass.workgroups = pass.tiles;
+    }
     // Pairs through subgroup shuffles (PassKernel::split_lanes) where columns have 16 invocations
     // or more (H200, r2c: 1024 5% faster than through shared memory, 2048 8%, 16384 and 32768 12%,
     // 4096 and 8192 within 1%; 256, 8 invocations per column, 3% slower).
