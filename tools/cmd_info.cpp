@@ -129,6 +129,7 @@ void add_info_command(CLI::App& app) {
         std::string axes = "all";
         uint32_t max_pass = 0;
         bool real = false;
+        bool inverse = false;
         std::string strategy = "auto";
     };
     auto args = std::make_shared<Args>();
@@ -146,9 +147,11 @@ void add_info_command(CLI::App& app) {
         ->type_name("LIST|all")
         ->check(parsed_by(parse_axes))
         ->needs(shape);
-    cmd->add_flag("--real", args->real,
-                  "Plan the real transform (r2c; its c2r takes the same steps backwards), as twiddle fft "
-                  "--real");
+    auto* real = cmd->add_flag("--real", args->real, "Plan the real transform (r2c), as twiddle fft --real");
+    cmd->add_flag("--inverse", args->inverse,
+                  "With --real: plan the inverse (c2r), whose kernels may differ from r2c's, as twiddle fft "
+                  "--real --inverse")
+        ->needs(real);
     cmd->add_option("--max-pass-length", args->max_pass,
                     "Longest pass the planner may use (0: device limit)");
     cmd->add_option("--strategy", args->strategy,
@@ -175,11 +178,15 @@ void add_info_command(CLI::App& app) {
         std::optional<FftDesc> desc;
         nlohmann::json shape_fields;
         if (args->n > 0)
-            desc = args->real ? FftDesc::r2c(args->n, args->batch) : FftDesc(args->n, args->batch);
+            desc = !args->real     ? FftDesc(args->n, args->batch)
+                   : args->inverse ? FftDesc::c2r(args->n, args->batch)
+                                   : FftDesc::r2c(args->n, args->batch);
         if (!args->shape.empty()) {
             const std::vector<uint64_t> extents = parse_shape(args->shape);
             std::vector<int> axes = parse_axes(args->axes);
-            desc = args->real ? FftDesc::r2c_nd(extents, axes) : FftDesc::nd(extents, axes);
+            desc = !args->real     ? FftDesc::nd(extents, axes)
+                   : args->inverse ? FftDesc::c2r_nd(extents, axes)
+                                   : FftDesc::r2c_nd(extents, axes);
             if (axes.empty()) {
                 axes.resize(extents.size());
                 std::iota(axes.begin(), axes.end(), 0);

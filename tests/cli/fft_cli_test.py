@@ -346,6 +346,17 @@ class Info(CliTest):
             self.assertIn("vectorized", p)
             self.assertIn("batch_dims", p)
 
+    def test_real_inverse(self):
+        # c2r 64 joins in four invocations per row (radix 8), r2c 64 splits in one: the inverse
+        # has kernels of its own.
+        self.assertEqual(self.info("--n", "64", "--real")["summary"], "r2c 64 = half 32 = 32 with split in 1 pass")
+        plan = self.info("--n", "64", "--real", "--inverse")
+        self.assertEqual(plan["summary"], "c2r 64 = half 32 = 4 x 8 with join in 1 pass")
+        self.assertEqual(plan["transform"], "c2r")
+        plan = self.info("--shape", "8x64", "--real", "--inverse")
+        self.assertEqual(plan["transform"], "c2r")
+        self.assertIn("half 32 = 4 x 8 with join", plan["summary"])
+
     def test_strategy_in_support(self):
         # 64 points (8 invocations, lavapipe's subgroup size) has one exchange that subgroup
         # shuffles can take: under subgroups it does; under auto it stays eligible (more than one
@@ -494,6 +505,7 @@ class Refusals(CliTest):
     def test_info_usage_errors(self):
         self.expect_failure(["info", "--n", "64", "--shape", "8x8"], "--n excludes --shape", exit_code=2)
         self.expect_failure(["info", "--axes", "0"], "--axes requires --shape", exit_code=2)
+        self.expect_failure(["info", "--n", "64", "--inverse"], "--inverse requires --real", exit_code=2)
         self.expect_failure(["info", "--shape", "8x0"], "shape '8x0'", exit_code=2)
         self.expect_failure(["info", "--shape", "8x8", "--axes", "2"], "axis 2 is out of range", exit_code=1)
 
