@@ -986,6 +986,53 @@ TEST(Planner, OneInvocationRealRowsDoNotLoop) {
     EXPECT_TRUE(plan(FftDesc(32, uint64_t(1) << 22), h200_caps()).passes.front().kernel.prefetch);
 }
 
+// The passes over a real transform's other dims take one tile per workgroup, as with
+// Options::tiles_per_workgroup = 1 there: c2r's always, r2c's unless one holds 32 points per
+// invocation. The halved dim's pass and complex transforms keep their defaults.
+TEST(Planner, RealOtherDimsTakeOneTile) {
+    auto others = [](const LogicalPlan& p) {
+        std::vector<const Pass*> out;
+        for (const Pass& q : p.passes)
+            if (q.kernel.vectorized) out.push_back(&q);
+        return out;
+    };
+    for (uint64_t n : {64u, 128u, 256u, 512u, 1024u}) {
+        const uint64_t images = (uint64_t(1) << 26) / (n * n);  // enough tiles to loop (kMinLoopingTiles)
+        for (Transform t : {Transform::r2c, Transform::c2r}) {
+            const FftDesc desc = t == Transform::r2c ? FftDesc::r2c_nd({images, n, n}, {1, 2})
+                                                     : FftDesc::c2r_nd({images, n, n}, {1, 2});
+            const LogicalPlan p = plan(desc, h200_caps());
+            ASSERT_EQ(others(p).size(), 1u) << n;
+            const Pass& q = *others(p).front();
+            const bool wide = q.kernel.points_per_thread >= 32;
+            EXPECT_EQ(q.kernel.prefetch, t == Transform::r2c && wide) << n;
+            if (!q.kernel.prefetch) {
+                EXPECT_EQ(q.workgroups, q.tiles) << n;
+            }
+            // A caller's tiles loop.
+            EXPECT_TRUE(others(plan(desc, h200_caps(), {.tiles_per_workgroup = 4})).front()->kernel.prefetch)
+                << n;
+        }
+        // Complex 2D transforms loop.
+        const LogicalPlan c = plan(FftDesc::nd({images, n, n}, {1, 2}), h200_caps());
+        if (!others(c).empty()) {
+            EXPECT_TRUE(others(c).front()->kernel.prefetch) << n;
+        }
+    }
+    // An r2c pass of 32 points per invocation loops (1024^2 on the H200's caps).
+    const LogicalPlan wide = plan(FftDesc::r2c_nd({64, 1024, 1024}, {1, 2}), h200_caps());
+    EXPECT_EQ(others(wide).front()->kernel.points_per_thread, 32u);
+    EXPECT_TRUE(others(wide).front()->kernel.prefetch);
+    // Two passes over the other dim of 4096^2, and 3D: none loops.
+    for (const FftDesc& d :
+         {FftDesc::r2c_nd({4, 4096, 4096}, {1, 2}), FftDesc::c2r_nd({4, 4096, 4096}, {1, 2}),
+          FftDesc::r2c_nd({64, 64, 64, 64}, {1, 2, 3})}) {
+        const LogicalPlan p = plan(d, h200_caps());
+        EXPECT_GE(others(p).size(), 2u);
+        for (const Pass* q : others(p)) EXPECT_FALSE(q->kernel.prefetch);
+    }
+}
+
 // c2r rows of 64 reals join and transform 8 points per invocation, four invocations per row,
 // where their 32-point complex transform alone takes a row per invocation.
 TEST(Planner, ShortInverseRealRowsTakeRadixEight) {

@@ -1986,6 +1986,23 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     const Place input{BufferRole::input}, output{BufferRole::output};
     const Place wide_place{BufferRole::scratch, wide_at}, spectrum_place{BufferRole::scratch, 0};
     RealPlanBuilder b(desc, caps, table, region);
+    // The transforms over the other dims (the half spectrum's columns: r2c's after split, c2r's
+    // before join) take one tile per workgroup by default, except in r2c where a pass holds 32
+    // points per invocation. H100, 2^26 reals, alternated twice (bench/RESULTS.md, forty-first run),
+    // GB/s of the whole transform: r2c 64^2 1070 -> 1359, 128^2 1209 -> 1393, 256^2 1302 -> 1431,
+    // 4096^2 +7%, 64 x 1024 +19%, 64^3 +20%, 128^3 +11%, 256^3 +6% (0.80-0.98x cuFFT R2C -> 0.89-
+    // 1.13x); r2c passes of 32 points per invocation lost 1.5-4.6% so (512^2 to 2048^2, 1024 x 64);
+    // c2r +5% to +21% at all twelve shapes (512^2 1126 -> 1364). Complex 2D transforms gained 1-2.4%
+    // only (128^2 to 512^2). Not yet measured on the H200.
+    auto plan_other_dims = [&](std::vector<Dim> dims, std::vector<Dim> batch) {
+        LogicalPlan p = sub(dims, batch);
+        const bool wide = std::any_of(p.passes.begin(), p.passes.end(),
+                                      [](const Pass& q) { return q.kernel.points_per_thread >= 32; });
+        if (options.tiles_per_workgroup != 0 || (r2c && wide)) return p;
+        Options one = options;
+        one.tiles_per_workgroup = 1;
+        return sub(std::move(dims), std::move(batch), false, &one);
+    };
 
     if (r2c) {
         if (split_from_scratch) {
@@ -2020,7 +2037,7 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
             std::vector<Dim> dims, batch{{m, h.out_stride, h.out_stride}};
             for (const Dim& d : others) dims.push_back({d.n, d.out_stride, d.out_stride});
             for (const Dim& d : desc.batch_dims()) batch.push_back({d.n, d.out_stride, d.out_stride});
-            b.complex(sub(dims, batch), other_dim_indices, both(output), both(output));
+            b.complex(plan_other_dims(dims, batch), other_dim_indices, both(output), both(output));
         }
         return b.take();
     }
@@ -2035,7 +2052,7 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
             dims.push_back({others[i].n, others[i].in_stride, spectrum[i]});
         for (size_t i = others.size(); i < rows.size(); ++i)
             batch.push_back({rows[i].n, rows[i].in_stride, spectrum[i]});
-        b.complex(sub(dims, batch), other_dim_indices, both(input), both(spectrum_place));
+        b.complex(plan_other_dims(dims, batch), other_dim_indices, both(input), both(spectrum_place));
         spec = spectrum_place;
         spec_stride = 1;
     }
