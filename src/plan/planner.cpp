@@ -1838,8 +1838,8 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     // A one-pass split whose rows lie in one invocation each (r2c of 64 reals or fewer: the whole
     // half in registers, its tile staged through shared memory) does not loop over tiles by
     // default. H100, 2^26 values, alternated twice (bench/RESULTS.md, forty-first run): f32 16, 32
-    // and 64 reals +4.3%, +4.0%, +4.7% (64: 2786-2787 GB/s against 2660-2661), f64 16 and 32 +3.2%
-    // and +2.7% (f64 64, two invocations per row, gained 1.6% and loops). Not yet measured on the
+    // and 64 reals +4.4%, +3.9%, +4.7% (64: 2786-2787 GB/s against 2660-2661), f64 16 and 32 +3.2%
+    // and +2.6% (f64 64, two invocations per row, gained 1.6% and loops). Not yet measured on the
     // H200.
     if (!several && k.prefetch && options.tiles_per_workgroup == 0 && k.threads_per_column == 1) {
         k.prefetch = false;
