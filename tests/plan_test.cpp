@@ -981,7 +981,10 @@ TEST(Planner, OneInvocationRealRowsDoNotLoop) {
             EXPECT_TRUE(plan(desc, h200_caps(), {.tiles_per_workgroup = 4}).passes.front().kernel.prefetch)
                 << n;
         }
-    EXPECT_FALSE(plan(FftDesc::r2c_nd({64, 64}), h200_caps()).passes.front().kernel.prefetch);
+    EXPECT_FALSE(plan(FftDesc::r2c_nd({16384, 64, 64}, {1, 2}), h200_caps()).passes.front().kernel.prefetch);
+    EXPECT_TRUE(plan(FftDesc::r2c_nd({16384, 64, 64}, {1, 2}), h200_caps(), {.tiles_per_workgroup = 4})
+                    .passes.front()
+                    .kernel.prefetch);
     EXPECT_TRUE(plan(FftDesc::r2c(128, uint64_t(1) << 22), h200_caps()).passes.front().kernel.prefetch);
     EXPECT_TRUE(plan(FftDesc(32, uint64_t(1) << 22), h200_caps()).passes.front().kernel.prefetch);
 }
@@ -1023,6 +1026,22 @@ TEST(Planner, RealOtherDimsTakeOneTile) {
     const LogicalPlan wide = plan(FftDesc::r2c_nd({64, 1024, 1024}, {1, 2}), h200_caps());
     EXPECT_EQ(others(wide).front()->kernel.points_per_thread, 32u);
     EXPECT_TRUE(others(wide).front()->kernel.prefetch);
+    // f64 passes hold 16 points at most: none loops.
+    for (const FftDesc& d :
+         {FftDesc::r2c_nd({4096, 128, 128}, {1, 2}), FftDesc::c2r_nd({4096, 128, 128}, {1, 2})}) {
+        const LogicalPlan p = plan(FftDesc(d).with_precision(Precision::f64), h200_caps());
+        ASSERT_FALSE(others(p).empty());
+        for (const Pass* q : others(p)) EXPECT_FALSE(q->kernel.prefetch);
+    }
+    // Per pass: of r2c 1024 x 64 x 64's other dims, the 1024-point pass (32 points per invocation)
+    // loops and the 64-point one does not.
+    const LogicalPlan mixed = plan(FftDesc::r2c_nd({16, 1024, 64, 64}, {1, 2, 3}), h200_caps());
+    bool looped = false, launched = false;
+    for (const Pass* q : others(mixed)) {
+        (q->kernel.points_per_thread >= 32 ? looped : launched) = true;
+        EXPECT_EQ(q->kernel.prefetch, q->kernel.points_per_thread >= 32) << q->kernel.radix;
+    }
+    EXPECT_TRUE(looped && launched);
     // Two passes over the other dim of 4096^2, and 3D: none loops.
     for (const FftDesc& d :
          {FftDesc::r2c_nd({4, 4096, 4096}, {1, 2}), FftDesc::c2r_nd({4, 4096, 4096}, {1, 2}),
@@ -1049,6 +1068,13 @@ TEST(Planner, ShortInverseRealRowsTakeRadixEight) {
     EXPECT_EQ(first(FftDesc(32, batch)).threads_per_column, 1u);
     EXPECT_EQ(first(FftDesc::r2c(64, batch)).threads_per_column, 1u);
     EXPECT_EQ(first(FftDesc::c2r(64, batch), Options{.max_radix = 32}).threads_per_column, 1u);
+    // Options::radix (teaching) keeps its steps; an m-major spectrum (join across columns) its
+    // row per invocation.
+    for (const Stage& st : first(FftDesc::c2r(64, batch), Options{.radix = 2}).stages)
+        EXPECT_EQ(st.radix, 2u);
+    const PassKernel across = first(FftDesc::guru({{64, 4096, 1}}, {{4096, 1, 64}}, Transform::c2r));
+    EXPECT_TRUE(across.spectrum_across_columns);
+    EXPECT_EQ(across.threads_per_column, 1u);
     // The rows' pass of irfftn too.
     EXPECT_EQ(plan(FftDesc::c2r_nd({256, 64}), h200_caps()).passes.back().kernel.points_per_thread, 8u);
     for (uint64_t n : {32u, 128u, 256u}) EXPECT_NE(first(FftDesc::c2r(n, batch)).threads_per_column, 4u) << n;

@@ -288,8 +288,10 @@ TEST_F(Real, JoinThroughSharedMemory) {
         else
             check_real<float>(desc, o.max_shared_memory ? Placement::in_place : Placement::out_of_place, o);
     };
-    for (uint64_t n : {128ull, 256ull, 1000ull, 2048ull, 8192ull})
+    // 64: four invocations per row at radix 8 (Options::max_radix), in both precisions.
+    for (uint64_t n : {64ull, 128ull, 256ull, 1000ull, 2048ull, 8192ull})
         for (uint32_t tiles : {1u, 3u}) check(FftDesc::c2r(n, 7), Options{.tiles_per_workgroup = tiles});
+    check(FftDesc::c2r(64, 7).with_precision(Precision::f64), Options{});
     // Lengths whose first stage leaves the last group of invocations partial (Slot::guard).
     for (uint64_t n : {78ull, 1870ull, 3740ull}) check(FftDesc::c2r(n, 5), Options{});
     check(FftDesc::c2r(512, 5), Options{.subgroup_barriers = false});

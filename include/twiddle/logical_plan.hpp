@@ -28,12 +28,12 @@ struct Options {
     // one pass of length 32, of 16 to 32 times the subgroup size (512 and 1024 on 32-wide
     // subgroups, whose invocations then lie in one subgroup), or needing all of the shared memory;
     // and in multi-pass passes of 512 points or more. r2c rows of 128 and 256 reals take 4 in their
-    // half-length transform (split fused into it), c2r rows of 64 reals 8 (join fused into it).
-    // For lengths other than powers of two, the most registers of a uniform layout, taking the
-    // largest that gives the fewest stages.
-    // Smaller butterflies also make smaller kernels, which a plan without its disk cache compiles
-    // sooner: on the H200 8 brought such plans of 1024, 4096 and 2^20 points from 130-440 ms to
-    // 80-92 ms, and their kernels ran 20-27% slower (bench/RESULTS.md, thirty-third run).
+    // half-length transform (split fused into it), c2r rows of 64 reals 8 (join fused into it;
+    // not for m-major spectra). For lengths other than powers of two, the most registers of a
+    // uniform layout, taking the largest that gives the fewest stages. Smaller butterflies also
+    // make smaller kernels, which a plan without its disk cache compiles sooner: on the H200 8
+    // brought such plans of 1024, 4096 and 2^20 points from 130-440 ms to 80-92 ms, and their
+    // kernels ran 20-27% slower (bench/RESULTS.md, thirty-third run).
     uint32_t max_radix = 0;
     // Tuning: the invocations a one-pass workgroup aims for when its columns are short, and the
     // columns a multi-pass workgroup takes (a power of two). 0: the planner's choice.

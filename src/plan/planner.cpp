@@ -840,6 +840,13 @@ Pass make_pass(PassKernel k, uint64_t batch, int dim, uint32_t looping, const Op
     return p;
 }
 
+// A pass launched with one workgroup per tile instead of looping, as make_pass gives it under
+// Options::tiles_per_workgroup = 1.
+void one_tile_per_workgroup(Pass& p) {
+    p.kernel.prefetch = false;
+    p.workgroups = p.tiles;
+}
+
 // The passes of transforms of n points: pass p of `count` reads and writes `layout_for(p,
 // count)`, and `fuse` (if any) adds fused steps to its kernel.
 using LayoutFor = std::function<DimLayout(size_t pass, size_t count)>;
@@ -1819,10 +1826,8 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
         // Join through shared memory holds its mirrors beside the points too: big tiles spill
         // (H100, c2r 16384: 1418-1439 GB/s looping, 1906 over one tile).
         if (k.prefetch && options.tiles_per_workgroup == 0 &&
-            (big_tiles || (!k.join_exchange && !several && k.points_per_thread < 32))) {
-            k.prefetch = false;
-            pass.workgroups = pass.tiles;
-        }
+            (big_tiles || (!k.join_exchange && !several && k.points_per_thread < 32)))
+            one_tile_per_workgroup(pass);
         // A one-pass kernel that still loops takes the mirrors through subgroup shuffles
         // (PassKernel::join_lanes), so that the next tile it holds is one value per point, not
         // two. H100, c2r 2048 (32 points per invocation, 4 tiles), alternated twice in two calls
@@ -1841,10 +1846,8 @@ bool fuse_real_step(LogicalPlan& p, RealStep step, uint64_t n, uint64_t m, const
     // and 64 reals +4.4%, +3.9%, +4.7% (64: 2786-2787 GB/s against 2660-2661), f64 16 and 32 +3.2%
     // and +2.6% (f64 64, two invocations per row, gained 1.6% and loops). Not yet measured on the
     // H200.
-    if (!several && k.prefetch && options.tiles_per_workgroup == 0 && k.threads_per_column == 1) {
-        k.prefetch = false;
-        pass.workgroups = pass.tiles;
-    }
+    if (!several && k.prefetch && options.tiles_per_workgroup == 0 && k.threads_per_column == 1)
+        one_tile_per_workgroup(pass);
     // Pairs through subgroup shuffles (PassKernel::split_lanes) where columns have 16 invocations
     // or more (H200, r2c: 1024 5% faster than through shared memory, 2048 8%, 16384 and 32768 12%,
     // 4096 and 8192 within 1%; 256, 8 invocations per column, 3% slower).
@@ -1987,21 +1990,19 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     const Place wide_place{BufferRole::scratch, wide_at}, spectrum_place{BufferRole::scratch, 0};
     RealPlanBuilder b(desc, caps, table, region);
     // The transforms over the other dims (the half spectrum's columns: r2c's after split, c2r's
-    // before join) take one tile per workgroup by default, except in r2c where a pass holds 32
-    // points per invocation. H100, 2^26 reals, alternated twice (bench/RESULTS.md, forty-first run),
-    // GB/s of the whole transform: r2c 64^2 1070 -> 1359, 128^2 1209 -> 1393, 256^2 1302 -> 1431,
+    // before join) take one tile per workgroup by default, except r2c's passes of 32 points per
+    // invocation. H100, f32, 2^26 reals, alternated twice (bench/RESULTS.md, forty-first run), GB/s
+    // of the whole transform: r2c 64^2 1070 -> 1359, 128^2 1209 -> 1393, 256^2 1302 -> 1431,
     // 4096^2 +7%, 64 x 1024 +19%, 64^3 +20%, 128^3 +11%, 256^3 +6% (0.80-0.98x cuFFT R2C -> 0.89-
     // 1.13x); r2c passes of 32 points per invocation lost 1.5-4.6% so (512^2 to 2048^2, 1024 x 64);
     // c2r +5% to +21% at all twelve shapes (512^2 1126 -> 1364). Complex 2D transforms gained 1-2.4%
-    // only (128^2 to 512^2). Not yet measured on the H200.
+    // only (128^2 to 512^2). Not yet measured in f64 or on the H200.
     auto plan_other_dims = [&](std::vector<Dim> dims, std::vector<Dim> batch) {
-        LogicalPlan p = sub(dims, batch);
-        const bool wide = std::any_of(p.passes.begin(), p.passes.end(),
-                                      [](const Pass& q) { return q.kernel.points_per_thread >= 32; });
-        if (options.tiles_per_workgroup != 0 || (r2c && wide)) return p;
-        Options one = options;
-        one.tiles_per_workgroup = 1;
-        return sub(std::move(dims), std::move(batch), false, &one);
+        LogicalPlan p = sub(std::move(dims), std::move(batch));
+        if (options.tiles_per_workgroup == 0)
+            for (Pass& q : p.passes)
+                if (q.kernel.prefetch && (!r2c || q.kernel.points_per_thread < 32)) one_tile_per_workgroup(q);
+        return p;
     };
 
     if (r2c) {
