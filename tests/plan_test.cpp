@@ -924,6 +924,23 @@ TEST(Planner, RealPlans) {
         for (const Pass& pass : p.passes) EXPECT_GE(pass.workgroups, 1u);
 }
 
+// A real plan holds the twiddle tables of the kernels it keeps: a fused candidate the planner
+// tried and dropped leaves none behind. Where split takes a pass of its own, they are the
+// half-length transform's, as a complex plan of the same layout holds them, then split's roots.
+TEST(Planner, RealPlansHoldOnlyTheirKernelsTwiddles) {
+    const uint64_t batch = 8;
+    for (uint64_t n : {uint64_t(20000), uint64_t(1) << 19, uint64_t(2 * 10007)}) {
+        const uint64_t half = n / 2;
+        const LogicalPlan real = plan(FftDesc::r2c(n, batch), h200_caps());
+        ASSERT_EQ(real.passes.back().kernel.real_step, RealStep::split) << n;
+        std::vector<TwiddleEntry> expected =
+            plan(FftDesc::guru({{half, 1, 1}}, {{batch, half, half + 1}}), h200_caps()).twiddles;
+        for (uint32_t k = 0; k <= n / 4; ++k) expected.push_back({k, static_cast<uint32_t>(n)});
+        EXPECT_EQ(real.twiddles.size(), expected.size()) << n;
+        EXPECT_TRUE(real.twiddles == expected) << n;
+    }
+}
+
 // r2c rows of 128 and 256 reals take radix 4, so that split's pairs spread over more
 // invocations; other lengths, c2r and a caller's radix keep the planner's other rules.
 TEST(Planner, ShortRealRowsTakeRadixFour) {

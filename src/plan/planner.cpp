@@ -1915,7 +1915,11 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
             o.max_radix = kSplitRadix;
         if (step == RealStep::join && !across && o.max_radix == 0 && half == kJoinRadixHalf)
             o.max_radix = kJoinRadix;
+        // Each candidate is planned from the twiddle tables as they were before the first, so
+        // that the ones not taken leave no tables in the plan.
+        const TwiddleTableBuilder before = table;
         for (bool together : across ? std::vector{true, false} : std::vector{false}) {
+            table = before;
             // Split into the last of several passes takes wide mirrored tiles (Allow).
             LogicalPlan p = sub(dims, batch, together, &o, Allow{.wide_last_tiles = step == RealStep::split});
             // Transforms kept together in several passes (not vectorized) would store the strided
@@ -1923,11 +1927,13 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
             if (together && p.passes.size() > 1) continue;
             if (!fuse_real_step(p, step, n, m, caps, o, table)) continue;
             if (across && p.passes[0].kernel.columns_per_workgroup == 1 && options.max_shared_memory == 0) {
+                const TwiddleTableBuilder with_p = table;
                 Options wide = o;
                 wide.max_shared_memory = caps.max_shared_memory_bytes;
                 const uint32_t want = step == RealStep::split ? 4 : 2;
                 if (step == RealStep::split && wide.workgroup_size == 0)
                     wide.workgroup_size = want * p.passes[0].kernel.threads_per_column;
+                table = before;
                 LogicalPlan q =
                     sub(dims, batch, together, &wide, Allow{.column_halves = step == RealStep::split});
                 if (fuse_real_step(q, step, n, m, caps, wide, table) &&
@@ -1935,14 +1941,17 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
                     return q;
                 if (step == RealStep::split) {  // two in one component at a time, then
                     wide.workgroup_size = o.workgroup_size;
+                    table = before;
                     q = sub(dims, batch, together, &wide);
                     if (fuse_real_step(q, step, n, m, caps, wide, table) &&
                         q.passes[0].kernel.columns_per_workgroup > 1)
                         return q;
                 }
+                table = with_p;
             }
             return p;
         }
+        table = before;
         return std::nullopt;
     };
     // r2c of pairs: the half-length transform, with split fused into it where it can be. Unfused,
