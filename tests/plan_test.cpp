@@ -696,6 +696,14 @@ TEST(Planner, RejectsWhatItCannotDo) {
     EXPECT_THROW(plan(FftDesc(1u << 12, 1u << 13), lavapipe_caps()), UnsupportedError);
     EXPECT_THROW(plan(FftDesc(64), h200_caps(), Options{3}), Error);
     EXPECT_THROW(plan(FftDesc(64), h200_caps(), Options{1}), Error);
+    // Where a caller's tuning limits leave no kernel that fits, the message names them.
+    try {
+        plan(FftDesc(16384, 3), lavapipe_caps(), Options{.columns_per_workgroup = 4096});
+        ADD_FAILURE() << "no error";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("(Options.columns_per_workgroup = 4096)"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Planner, DescValidation) {
@@ -781,6 +789,30 @@ TEST(Planner, NdAndGuruDescs) {
 
 // Multi-dimensional plans and general layouts, executed in long double on the CPU with the
 // plan's layouts and routes, against the reference of each dim's lines.
+// Runs `p` on the CPU in both directions and placements (in place where the layouts allow)
+// against the reference over its desc's dims, on the output layout's elements.
+void check_layout_executor(const LogicalPlan& p, uint32_t seed) {
+    const FftDesc& desc = p.desc;
+    const auto in = random_row(desc.input_elements(), seed);
+    std::vector<std::complex<double>> in64(in.begin(), in.end()), want(desc.output_elements());
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+        cpu::reference_nd(in64, want, desc, d);
+        const double scale = scale_factor(desc.normalization(), d, desc.length());
+        std::vector<cpu::cld> expected(want.begin(), want.end());
+        for (auto& v : expected) v *= scale;
+        for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
+            if (placement == Placement::in_place && !desc.same_layouts()) continue;
+            auto got = cpu::execute(p, in, d, placement);
+            std::vector<cpu::cld> a, b;
+            for (uint64_t e : cpu::logical_indices(desc, false)) {
+                a.push_back(got[e]);
+                b.push_back(expected[e]);
+            }
+            EXPECT_LT(rel_error(a, b), 1e-15) << to_string(d) << " " << to_string(placement);
+        }
+    }
+}
+
 TEST(PlanExecutor, LayoutsAndDims) {
     const std::vector<FftDesc> descs = {
         FftDesc::nd({6, 8}),
@@ -801,25 +833,34 @@ TEST(PlanExecutor, LayoutsAndDims) {
         for (const FftDesc& desc : descs) {
             const LogicalPlan p = plan(desc, lavapipe_caps(), Options{.max_pass_length = forced});
             SCOPED_TRACE(p.summary() + " forced " + std::to_string(forced));
-            const auto in = random_row(desc.input_elements(), uint32_t(desc.input_elements()) + forced);
-            std::vector<std::complex<double>> in64(in.begin(), in.end()), want(desc.output_elements());
-            for (Direction d : {Direction::forward, Direction::inverse}) {
-                cpu::reference_nd(in64, want, desc, d);
-                const double scale = scale_factor(desc.normalization(), d, desc.length());
-                std::vector<cpu::cld> expected(want.begin(), want.end());
-                for (auto& v : expected) v *= scale;
-                for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
-                    if (placement == Placement::in_place && !desc.same_layouts()) continue;
-                    auto got = cpu::execute(p, in, d, placement);
-                    // Compare the output layout's elements only.
-                    std::vector<cpu::cld> a, b;
-                    for (uint64_t e : cpu::logical_indices(desc, false)) {
-                        a.push_back(got[e]);
-                        b.push_back(expected[e]);
-                    }
-                    EXPECT_LT(rel_error(a, b), 1e-15) << to_string(d) << " " << to_string(placement);
+            check_layout_executor(p, uint32_t(desc.input_elements()) + forced);
+        }
+}
+
+// A caller's max_radix below what a length's primes need (every uniform layout's registers are a
+// multiple of each of them) takes the least that holds them in strided and multi-pass kernels,
+// as in one contiguous pass.
+TEST(PlanExecutor, MaxRadixBelowALengthsPrimes) {
+    const std::vector<std::pair<FftDesc, Options>> cases = {
+        {FftDesc::nd({5, 3}), {.max_radix = 4}},
+        {FftDesc::nd({5, 3}, {0}), {.max_radix = 4}},
+        {FftDesc::nd({12, 30}), {.max_radix = 2}},
+        {FftDesc(10, 3), {.max_pass_length = 8, .max_radix = 2}},
+        {FftDesc(20, 3), {.max_pass_length = 16, .max_radix = 4}},
+        {FftDesc(1000, 2), {.max_pass_length = 16, .max_radix = 8}},
+    };
+    for (const DeviceCaps& caps : {lavapipe_caps(), h200_caps()})
+        for (const auto& [desc, options] : cases) {
+            const LogicalPlan p = plan(desc, caps, options);
+            SCOPED_TRACE(p.summary());
+            for (const Pass& pass : p.passes) {
+                EXPECT_LE(pass.kernel.workgroup_size, caps.max_workgroup_invocations);
+                EXPECT_LE(pass.kernel.shared_bytes, caps.max_shared_memory_bytes);
+                if (std::has_single_bit(pass.kernel.radix)) {
+                    EXPECT_LE(pass.kernel.points_per_thread, options.max_radix);
                 }
             }
+            check_layout_executor(p, uint32_t(desc.input_elements()));
         }
 }
 

@@ -30,7 +30,9 @@ struct Options {
     // and in multi-pass passes of 512 points or more. r2c rows of 128 and 256 reals take 4 in their
     // half-length transform (split fused into it), c2r rows of 64 reals 8 (join fused into it;
     // not for m-major spectra). For lengths other than powers of two, the most registers of a
-    // uniform layout, taking the largest that gives the fewest stages. Smaller butterflies also
+    // uniform layout, taking the largest that gives the fewest stages; where the length's primes
+    // need more (a uniform layout's registers are a multiple of each), the fewest that hold them,
+    // as 10 for 20 points under 4. Smaller butterflies also
     // make smaller kernels, which a plan without its disk cache compiles sooner: on the H200 8
     // brought such plans of 1024, 4096 and 2^20 points from 130-440 ms to 80-92 ms, and their
     // kernels ran 20-27% slower (bench/RESULTS.md, thirty-third run).

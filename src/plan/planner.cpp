@@ -169,7 +169,9 @@ std::vector<uint32_t> uniform_stages(uint32_t radix, uint32_t points) {
 // A layout for a column length that is not a power of two, from its prime factors (which
 // smooth_factors has checked). Uniform where some P <= kMaxPoints holds every prime of the
 // length: the fewest stages, then P at most 16, then the largest P; with a caller's max_radix,
-// the fewest stages, then the largest P up to it. Where there is none (lengths such as
+// the fewest stages, then the largest P up to it, or up to the product of the length's distinct
+// primes where that is more, since every uniform P is a multiple of it (20 = 2^2 5 under
+// max_radix 4: P = 10). Where there is none (lengths such as
 // 4095 = 3^2 5 7 13), or where it saves a stage, a non-uniform layout: stages from the primes
 // packed into radices up to kMixedRadix, and the invocation count that wastes the fewest
 // butterfly slots within kMaxPoints registers. Only layouts of at most `max_threads`
@@ -180,7 +182,12 @@ std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint
     auto rank = [&](const ColumnLayout& l) {
         return std::make_tuple(l.stages.size(), !max_radix && l.points > kDefaultRadix, -int64_t(l.points));
     };
-    for (uint32_t p = 1; p <= std::min(radix, max_radix ? max_radix : kMaxPoints); ++p) {
+    std::vector<uint32_t> primes = smooth_factors(radix);
+    uint32_t primes_product = 1;
+    for (uint32_t q : primes)
+        if (primes_product % q != 0) primes_product *= q;
+    const uint32_t most = max_radix ? std::min(kMaxPoints, std::max(max_radix, primes_product)) : kMaxPoints;
+    for (uint32_t p = 1; p <= std::min(radix, most); ++p) {
         if (radix % p != 0 || radix / p > max_threads) continue;
         ColumnLayout l{p, radix / p, uniform_stages(radix, p)};
         if (l.stages.empty() && radix > 1) continue;
@@ -189,7 +196,7 @@ std::optional<ColumnLayout> mixed_layout(uint32_t radix, bool uniform_only, uint
     if (uniform_only || radix == 1) return best;
 
     // First-fit decreasing of the primes into radices of at most kMixedRadix.
-    std::vector<uint32_t> primes = smooth_factors(radix), bins;
+    std::vector<uint32_t> bins;
     std::sort(primes.rbegin(), primes.rend());
     for (uint32_t p : primes) {
         auto fit = std::find_if(bins.begin(), bins.end(), [&](uint32_t b) { return b * p <= kMixedRadix; });
@@ -2121,10 +2128,27 @@ LogicalPlan plan_problem(const FftDesc& desc, const DeviceCaps& caps, const Opti
     const bool short_workgroups = measured_shapes && caps.type != DeviceType::cpu &&
                                   desc.transform() == Transform::c2c && desc.dims().size() == 1 &&
                                   last.in_stride == 1 && last.out_stride == 1 && !options.max_radix;
-    LogicalPlan out =
-        desc.transform() == Transform::c2c
-            ? plan_complex(desc, caps, options, table, false, Allow{.short_workgroups = short_workgroups})
-            : plan_real(desc, caps, options, table);
+    LogicalPlan out;
+    try {
+        out = desc.transform() == Transform::c2c ? plan_complex(desc, caps, options, table, false,
+                                                                Allow{.short_workgroups = short_workgroups})
+                                                 : plan_real(desc, caps, options, table);
+    } catch (const UnsupportedError& e) {
+        // Nothing the device can run: name the caller's tuning limits too, which may be what
+        // excluded the kernels that fit.
+        std::string limits;
+        for (const auto& [name, value] :
+             {std::pair{"max_pass_length", requested.max_pass_length},
+              std::pair{"max_radix", requested.max_radix}, std::pair{"radix", requested.radix},
+              std::pair{"workgroup_size", requested.workgroup_size},
+              std::pair{"columns_per_workgroup", requested.columns_per_workgroup},
+              std::pair{"max_shared_memory", requested.max_shared_memory}})
+            if (value != 0)
+                limits += (limits.empty() ? " (Options." : ", Options.") + std::string(name) + " = " +
+                          std::to_string(value);
+        if (limits.empty()) throw;
+        throw UnsupportedError(e.what() + limits + ")");
+    }
     const uint64_t max_groups = uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1];
     for (const Pass& p : out.passes)
         if (p.workgroups > max_groups)
