@@ -1084,13 +1084,20 @@ TEST(Planner, RealOtherDimsTakeOneTile) {
     const LogicalPlan wide = plan(FftDesc::r2c_nd({64, 1024, 1024}, {1, 2}), h200_caps());
     EXPECT_EQ(others(wide).front()->kernel.points_per_thread, 32u);
     EXPECT_TRUE(others(wide).front()->kernel.prefetch);
-    // f64 passes hold 16 points at most: none loops.
-    for (const FftDesc& d :
-         {FftDesc::r2c_nd({4096, 128, 128}, {1, 2}), FftDesc::c2r_nd({4096, 128, 128}, {1, 2})}) {
-        const LogicalPlan p = plan(FftDesc(d).with_precision(Precision::f64), h200_caps());
-        ASSERT_FALSE(others(p).empty());
-        for (const Pass* q : others(p)) EXPECT_FALSE(q->kernel.prefetch);
-    }
+    // f64 passes hold 16 points at most: r2c passes of 512 points or more and c2r passes of 1024
+    // or more loop, shorter ones do not.
+    for (uint64_t n : {128u, 256u, 512u, 1024u})
+        for (Transform t : {Transform::r2c, Transform::c2r}) {
+            const uint64_t images = (uint64_t(1) << 26) / (n * n);
+            const FftDesc d = t == Transform::r2c ? FftDesc::r2c_nd({images, n, n}, {1, 2})
+                                                  : FftDesc::c2r_nd({images, n, n}, {1, 2});
+            const LogicalPlan p = plan(FftDesc(d).with_precision(Precision::f64), h200_caps());
+            ASSERT_EQ(others(p).size(), 1u) << n;
+            const Pass& q = *others(p).front();
+            EXPECT_LE(q.kernel.points_per_thread, 16u) << n;
+            EXPECT_EQ(q.kernel.prefetch, n >= (t == Transform::r2c ? 512u : 1024u))
+                << n << " " << to_string(t);
+        }
     // Per pass: of r2c 1024 x 64 x 64's other dims, the 1024-point pass (32 points per invocation)
     // loops and the 64-point one does not.
     const LogicalPlan mixed = plan(FftDesc::r2c_nd({16, 1024, 64, 64}, {1, 2, 3}), h200_caps());

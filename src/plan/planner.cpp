@@ -2012,12 +2012,21 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     // 4096^2 +7%, 64 x 1024 +19%, 64^3 +20%, 128^3 +11%, 256^3 +6% (0.80-0.98x cuFFT R2C -> 0.89-
     // 1.13x); r2c passes of 32 points per invocation lost 1.5-4.6% so (512^2 to 2048^2, 1024 x 64);
     // c2r +5% to +21% at all twelve shapes (512^2 1126 -> 1364). Complex 2D transforms gained 1-2.4%
-    // only (128^2 to 512^2). Not yet measured in f64 or on the H200.
+    // only (128^2 to 512^2). In f64 (16 points per invocation), r2c passes of 512 points or more
+    // and c2r passes of 1024 or more lost so, and keep looping; H100, forty-third run, against
+    // looping: r2c 512^2 -7.3%, 1024^2 -8.9%, 1024 x 256 -9.1%; c2r 1024^2 -2.6%, 1024 x 256 -3.6%;
+    // elsewhere r2c 0 to +4.9% (64^2 +5.3%, 2048^2 +3.8%, 128 x 2048 +4.7%), c2r +1.5% to +11.9%
+    // (512^2 +9.6%). Not yet measured on the H200.
+    const bool f64 = desc.precision() == Precision::f64;
     auto plan_other_dims = [&](std::vector<Dim> dims, std::vector<Dim> batch) {
         LogicalPlan p = sub(std::move(dims), std::move(batch));
         if (options.tiles_per_workgroup == 0)
-            for (Pass& q : p.passes)
-                if (q.kernel.prefetch && (!r2c || q.kernel.points_per_thread < 32)) one_tile_per_workgroup(q);
+            for (Pass& q : p.passes) {
+                const uint32_t length = q.kernel.radix;
+                const bool keeps_looping =
+                    r2c ? q.kernel.points_per_thread >= 32 || (f64 && length >= 512) : f64 && length >= 1024;
+                if (q.kernel.prefetch && !keeps_looping) one_tile_per_workgroup(q);
+            }
         return p;
     };
 
