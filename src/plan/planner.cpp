@@ -2015,8 +2015,8 @@ LogicalPlan plan_real(const FftDesc& desc, const DeviceCaps& caps, const Options
     // only (128^2 to 512^2). In f64 (16 points per invocation), r2c passes of 512 points or more
     // and c2r passes of 1024 or more lost so, and keep looping; H100, forty-third run, against
     // looping: r2c 512^2 -7.3%, 1024^2 -8.9%, 1024 x 256 -9.1%; c2r 1024^2 -2.6%, 1024 x 256 -3.6%;
-    // elsewhere r2c 0 to +4.9% (64^2 +5.3%, 2048^2 +3.8%, 128 x 2048 +4.7%), c2r +1.5% to +11.9%
-    // (512^2 +9.6%). Not yet measured on the H200.
+    // elsewhere (rows of 128 reals or more) r2c 0 to +4.9% (2048^2 +3.8%, 128 x 2048 +4.7%), c2r
+    // +1.5% to +9.6% (512^2). Not yet measured on the H200.
     const bool f64 = desc.precision() == Precision::f64;
     auto plan_other_dims = [&](std::vector<Dim> dims, std::vector<Dim> batch) {
         LogicalPlan p = sub(std::move(dims), std::move(batch));
