@@ -114,6 +114,59 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_THROW(Context(ContextOptions{.device = "no such device name"}), Error);
 }
 
+// A handle that was moved from holds nothing: its methods, and objects made from it, throw
+// twiddle::Error rather than dereference nothing, and the handle it moved to works.
+TEST_F(Api, MovedFromHandlesThrow) {
+    Context& ctx = testing::device();
+    const FftDesc desc(64, 2);
+    Plan plan(ctx, desc);
+    Buffer buf(ctx, desc.bytes());
+    GpuTimer timer(ctx, 1);
+    Graph graph(ctx);
+    const Resource r = graph.external(buf);
+    graph.fft(desc, r, r, Direction::forward);
+    CompiledGraph compiled = graph.compile();
+    sht::FourierStage stage(ctx, sht::Grid{.nlat = 4, .nphi = 16, .mmax = 7});
+
+    const Plan plan2(std::move(plan));
+    const Buffer buf2(std::move(buf));
+    const GpuTimer timer2(std::move(timer));
+    const Graph graph2(std::move(graph));
+    const CompiledGraph compiled2(std::move(compiled));
+    const sht::FourierStage stage2(std::move(stage));
+
+    EXPECT_THROW(plan.passes(), Error);
+    EXPECT_THROW(plan.execute(buf2, buf2, Direction::forward), Error);
+    EXPECT_THROW(buf.size(), Error);
+    EXPECT_THROW(buf.view(), Error);
+    EXPECT_THROW(plan2.execute(buf, buf2, Direction::forward), Error);
+    EXPECT_THROW(timer.read_ms(), Error);
+    EXPECT_THROW(graph.compile(), Error);
+    EXPECT_THROW(graph.external(buf2), Error);
+    EXPECT_THROW(compiled.execute(), Error);
+    EXPECT_THROW(compiled.stats(), Error);
+    EXPECT_THROW(stage.scratch_bytes(), Error);
+    try {
+        plan.desc();
+        ADD_FAILURE() << "a moved-from Plan did not throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("twiddle::Plan was moved from"), std::string::npos) << e.what();
+    }
+
+    // The handles they moved to work, and assigning to a moved-from handle makes it whole again.
+    compiled2.execute();
+    plan2.execute(buf2, buf2, Direction::forward);
+    plan = Plan(ctx, desc);
+    EXPECT_EQ(plan.passes(), plan2.passes());
+
+    Context own(ContextOptions{.validation = true});
+    const Context moved_to(std::move(own));
+    EXPECT_THROW(own.caps(), Error);
+    EXPECT_THROW(Buffer(own, 64), Error);
+    EXPECT_THROW(Plan(own, desc), Error);
+    EXPECT_EQ(moved_to.caps().name, ctx.caps().name);
+}
+
 // Transfers longer than a staging slot go in pieces through two slots: every byte lands where it
 // belongs, at offsets of any alignment, and the bytes around a transfer stay as they were.
 TEST_F(Api, TransfersInPiecesKeepEveryByte) {

@@ -98,7 +98,8 @@ public:
     void save_cache() const;
 
     struct State;
-    const std::shared_ptr<State>& state() const { return state_; }
+    // Throws twiddle::Error once the context was moved from.
+    const std::shared_ptr<State>& state() const;
 
 private:
     friend class Graph;                 // builds plans for its nodes on the context it was made with

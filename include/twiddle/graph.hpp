@@ -243,6 +243,7 @@ public:
     struct Impl;
 
 private:
+    Impl& impl() const;  // throws twiddle::Error once moved from
     std::unique_ptr<Impl> impl_;
 };
 
@@ -270,6 +271,7 @@ public:
 private:
     friend class Graph;
     explicit CompiledGraph(std::unique_ptr<Impl> impl);
+    Impl& impl() const;  // throws twiddle::Error once moved from
     std::unique_ptr<Impl> impl_;
 };
 

@@ -133,6 +133,7 @@ private:
     friend TunedChoice tune(const Context&, Transform, Precision, uint64_t, const TuneOptions&);
     Plan(const Context& context, LogicalPlan logical, const FftCallbacks& callbacks);
     struct Impl;
+    Impl& impl() const;  // throws twiddle::Error once moved from
     std::unique_ptr<Impl> impl_;
 };
 

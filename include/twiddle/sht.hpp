@@ -152,6 +152,7 @@ public:
 
 private:
     struct Impl;
+    Impl& impl() const;  // throws twiddle::Error once moved from
     std::unique_ptr<Impl> impl_;
 };
 

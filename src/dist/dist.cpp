@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include "agreement.hpp"
+#include "core/moved_from.hpp"
 #include "host_staging.hpp"
 #include "twiddle/error.hpp"
 
@@ -657,25 +658,26 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
 DistPlan::DistPlan(DistPlan&&) noexcept = default;
 DistPlan& DistPlan::operator=(DistPlan&&) noexcept = default;
 DistPlan::~DistPlan() = default;
+DistPlan::Impl& DistPlan::impl() const { return twiddle::detail::held(impl_, "dist::DistPlan"); }
 
-const DistDesc& DistPlan::desc() const { return impl_->desc; }
-Decomposition DistPlan::decomposition() const { return impl_->decomposition; }
-const Box& DistPlan::in_box() const { return impl_->in_box; }
-const Box& DistPlan::out_box() const { return impl_->out_box; }
+const DistDesc& DistPlan::desc() const { return impl().desc; }
+Decomposition DistPlan::decomposition() const { return impl().decomposition; }
+const Box& DistPlan::in_box() const { return impl().in_box; }
+const Box& DistPlan::out_box() const { return impl().out_box; }
 uint64_t DistPlan::in_bytes() const {
-    return impl_->in_box.count() *
-           (impl_->desc.transform == Transform::r2c ? impl_->real_bytes : impl_->complex_bytes);
+    return impl().in_box.count() *
+           (impl().desc.transform == Transform::r2c ? impl().real_bytes : impl().complex_bytes);
 }
-uint64_t DistPlan::out_bytes() const { return impl_->out_box.count() * impl_->complex_bytes; }
-const DistTiming& DistPlan::last_timing() const { return impl_->timing; }
+uint64_t DistPlan::out_bytes() const { return impl().out_box.count() * impl().complex_bytes; }
+const DistTiming& DistPlan::last_timing() const { return impl().timing; }
 size_t DistPlan::exchanges() const {
-    const std::vector<const Reshape*> all = impl_->reshapes();
+    const std::vector<const Reshape*> all = impl().reshapes();
     return static_cast<size_t>(
         std::count_if(all.begin(), all.end(), [](const Reshape* r) { return r->moves; }));
 }
 
 void DistPlan::execute(const Buffer& in, Buffer& out, Direction direction) const {
-    const Impl& m = *impl_;
+    const Impl& m = impl();
     const bool forward = direction == Direction::forward;
     const uint64_t need_in = forward ? in_bytes() : out_bytes(),
                    need_out = forward ? out_bytes() : in_bytes();

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "codegen/graph_kernels.hpp"
+#include "core/moved_from.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/plan.hpp"
 #include "vk/compute_kernel.hpp"
@@ -250,12 +251,13 @@ Graph::Graph(const Context& context) : impl_(std::make_unique<Impl>()) {
 Graph::Graph(Graph&&) noexcept = default;
 Graph& Graph::operator=(Graph&&) noexcept = default;
 Graph::~Graph() = default;
+Graph::Impl& Graph::impl() const { return detail::held(impl_, "Graph"); }
 
 Resource Graph::external(VkBuffer buffer, uint64_t size, VkBufferUsageFlags usage) {
     if (buffer == VK_NULL_HANDLE) throw Error("Graph::external: buffer is null");
     if (size == 0) throw Error("Graph::external: size must be > 0 bytes");
-    impl_->resources.push_back(ResourceInfo{true, buffer, size, usage});
-    return Resource{impl_->serial, static_cast<uint32_t>(impl_->resources.size() - 1)};
+    impl().resources.push_back(ResourceInfo{true, buffer, size, usage});
+    return Resource{impl().serial, static_cast<uint32_t>(impl().resources.size() - 1)};
 }
 
 Resource Graph::external(const Buffer& buffer) {
@@ -265,15 +267,15 @@ Resource Graph::external(const Buffer& buffer) {
 
 Resource Graph::transient(uint64_t bytes) {
     if (bytes == 0) throw Error("Graph::transient: size must be > 0 bytes");
-    impl_->resources.push_back(
+    impl().resources.push_back(
         ResourceInfo{false, VK_NULL_HANDLE, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT});
-    return Resource{impl_->serial, static_cast<uint32_t>(impl_->resources.size() - 1)};
+    return Resource{impl().serial, static_cast<uint32_t>(impl().resources.size() - 1)};
 }
 
 uint64_t Graph::size(const Resource& r) const {
-    if (r.graph != impl_->serial || r.index >= impl_->resources.size())
+    if (r.graph != impl().serial || r.index >= impl().resources.size())
         throw Error("Graph::size: the resource is not one of this graph's");
-    return impl_->resources[r.index].size;
+    return impl().resources[r.index].size;
 }
 
 Node Graph::fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out, Direction direction,
@@ -288,7 +290,7 @@ Node Graph::fft(const FftDesc& desc, const ChunkedView& in, const ChunkedView& o
     s.direction = direction;
     s.options = options;
     s.fused = fused;
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 Node Graph::convolution(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out,
@@ -297,7 +299,7 @@ Node Graph::convolution(const FftDesc& desc, const ChunkedView& in, const Chunke
     s.desc = desc;
     s.options = options;
     s.fused = product;
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 FusedOps FusedOps::multiply_store(const ChunkedView& operand, Precision precision, uint64_t period,
@@ -339,7 +341,7 @@ Node Graph::multiply(const ChunkedView& in, const ChunkedView& operand, const Ch
     s.type = s.out_type = type;
     s.operand_type = operand_type;
     s.multiply = options;
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 Node Graph::scale(const ChunkedView& in, const ChunkedView& out, uint64_t count, DataType type,
@@ -348,7 +350,7 @@ Node Graph::scale(const ChunkedView& in, const ChunkedView& out, uint64_t count,
     s.count = count;
     s.type = s.out_type = type;
     s.factor = factor;
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 Node Graph::magnitude_squared(const ChunkedView& in, const ChunkedView& out, uint64_t count,
@@ -357,7 +359,7 @@ Node Graph::magnitude_squared(const ChunkedView& in, const ChunkedView& out, uin
     s.count = count;
     s.type = complex_type(precision);
     s.out_type = real_type(precision);
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 Node Graph::log_scale(const ChunkedView& in, const ChunkedView& out, uint64_t count, Precision precision,
@@ -366,13 +368,13 @@ Node Graph::log_scale(const ChunkedView& in, const ChunkedView& out, uint64_t co
     s.count = count;
     s.type = s.out_type = real_type(precision);
     s.factor = floor;
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 Node Graph::copy(const ChunkedView& in, const ChunkedView& out, uint64_t bytes) {
     NodeSpec s(NodeKind::copy, in, out);
     s.count = bytes;  // checked (a multiple of 4) and turned into words by compile()
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 Node Graph::fftshift(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& shape,
@@ -397,7 +399,7 @@ Node Graph::fftshift(const ChunkedView& in, const ChunkedView& out, const std::v
             const int64_t half = static_cast<int64_t>(shape[d] / 2);
             s.layout.shift[d] = inverse ? -half : half;
         }
-    return impl_->add(std::move(s));
+    return impl().add(std::move(s));
 }
 
 namespace {
@@ -418,12 +420,12 @@ NodeSpec resize_node(NodeKind kind, const ChunkedView& in, const ChunkedView& ou
 
 Node Graph::zero_pad(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
                      const std::vector<uint64_t>& out_shape, DataType type) {
-    return impl_->add(resize_node(NodeKind::zero_pad, in, out, in_shape, out_shape, type));
+    return impl().add(resize_node(NodeKind::zero_pad, in, out, in_shape, out_shape, type));
 }
 
 Node Graph::crop(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
                  const std::vector<uint64_t>& out_shape, DataType type) {
-    return impl_->add(resize_node(NodeKind::crop, in, out, in_shape, out_shape, type));
+    return impl().add(resize_node(NodeKind::crop, in, out, in_shape, out_shape, type));
 }
 
 namespace {
@@ -1239,14 +1241,14 @@ void Compiler::count() {
 
 GraphStats Graph::stats() const {
     GraphStats st;
-    for (const NodeSpec& n : impl_->nodes) {
+    for (const NodeSpec& n : impl().nodes) {
         NodeStats ns;
         ns.kind = kind_name(n.kind);
         ns.passes = 1;
         ns.workgroup_size = codegen::kGraphWorkgroup;
         switch (n.kind) {
         case NodeKind::fft: {
-            const LogicalPlan lp = vk::plan_tuned(*impl_->state, *n.desc, n.options).plan;
+            const LogicalPlan lp = vk::plan_tuned(*impl().state, *n.desc, n.options).plan;
             ns.elements = n.desc->output_elements();
             ns.bytes_read = n.desc->input_bytes();
             ns.bytes_written = n.desc->output_bytes();
@@ -1262,12 +1264,12 @@ GraphStats Graph::stats() const {
             LogicalPlan lp;
             size_t passes = 0;
             try {
-                lp = plan_convolution(*n.desc, impl_->state->caps, n.options);
+                lp = plan_convolution(*n.desc, impl().state->caps, n.options);
                 passes = lp.passes.size();
             } catch (const UnsupportedError&) {
-                lp = vk::plan_tuned(*impl_->state, *n.desc, n.options).plan;
+                lp = vk::plan_tuned(*impl().state, *n.desc, n.options).plan;
                 passes =
-                    lp.passes.size() + vk::plan_tuned(*impl_->state, inverse, n.options).plan.passes.size();
+                    lp.passes.size() + vk::plan_tuned(*impl().state, inverse, n.options).plan.passes.size();
             }
             ns.elements = inverse.output_elements();
             ns.bytes_read = n.desc->input_bytes();
@@ -1307,21 +1309,23 @@ GraphStats Graph::stats() const {
 }
 
 CompiledGraph Graph::compile() const {
-    auto impl = std::make_unique<CompiledGraph::Impl>();
-    impl->state = impl_->state;
-    const Context context(impl_->state);
-    Compiler(context, *impl_, *impl).run();
-    return CompiledGraph(std::move(impl));
+    const Impl& graph = impl();
+    auto compiled = std::make_unique<CompiledGraph::Impl>();
+    compiled->state = graph.state;
+    const Context context(graph.state);
+    Compiler(context, graph, *compiled).run();
+    return CompiledGraph(std::move(compiled));
 }
 
 CompiledGraph::CompiledGraph(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CompiledGraph::CompiledGraph(CompiledGraph&&) noexcept = default;
 CompiledGraph& CompiledGraph::operator=(CompiledGraph&&) noexcept = default;
 CompiledGraph::~CompiledGraph() = default;
+CompiledGraph::Impl& CompiledGraph::impl() const { return detail::held(impl_, "CompiledGraph"); }
 
 void CompiledGraph::record(VkCommandBuffer cmd) const {
     if (cmd == VK_NULL_HANDLE) throw Error("CompiledGraph::record: command buffer is null");
-    const Impl& g = *impl_;
+    const Impl& g = impl();
     // Transient memory may still be in use by an earlier recording of this graph in the same
     // command buffer or queue: its first writes wait for that.
     if (g.transient_memory) vk::record_compute_barrier(cmd);
@@ -1341,18 +1345,18 @@ void CompiledGraph::record(VkCommandBuffer cmd) const {
 }
 
 void CompiledGraph::execute() const {
-    impl_->state->submit([&](VkCommandBuffer cmd) {
+    impl().state->submit([&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
         record(cmd);
         vk::record_full_barrier(cmd);
     });
 }
 
-GraphStats CompiledGraph::stats() const { return impl_->stats; }
+GraphStats CompiledGraph::stats() const { return impl().stats; }
 
 std::vector<std::vector<Node>> CompiledGraph::levels() const {
     std::vector<std::vector<Node>> out;
-    for (const auto& level : impl_->levels) {
+    for (const auto& level : impl().levels) {
         out.emplace_back();
         for (uint32_t n : level) out.back().push_back(Node{n});
     }

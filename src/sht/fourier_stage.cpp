@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/moved_from.hpp"
 #include "core/unit_root.hpp"
 #include "sht/direct_sum.hpp"
 #include "sht/four_step.hpp"
@@ -241,10 +242,11 @@ FourierStage::FourierStage(const Context& context, const Grid& grid, const Stage
 FourierStage::FourierStage(FourierStage&&) noexcept = default;
 FourierStage& FourierStage::operator=(FourierStage&&) noexcept = default;
 FourierStage::~FourierStage() = default;
+FourierStage::Impl& FourierStage::impl() const { return twiddle::detail::held(impl_, "sht::FourierStage"); }
 
-const Grid& FourierStage::grid() const { return impl_->grid; }
-const StageOptions& FourierStage::options() const { return impl_->options; }
-uint64_t FourierStage::scratch_bytes() const { return impl_->scratch_bytes(); }
+const Grid& FourierStage::grid() const { return impl().grid; }
+const StageOptions& FourierStage::options() const { return impl().options; }
+uint64_t FourierStage::scratch_bytes() const { return impl().scratch_bytes(); }
 
 void FourierStage::Impl::record(VkCommandBuffer cmd, bool synthesis, const BufferView& source,
                                 const BufferView& destination, const BufferView& scratch_view) const {
@@ -331,19 +333,19 @@ void FourierStage::Impl::execute(bool synthesis, const BufferView& source,
 
 void FourierStage::record_synthesis(VkCommandBuffer cmd, const BufferView& fm, const BufferView& spat,
                                     const BufferView& scratch) const {
-    impl_->record(cmd, true, fm, spat, scratch);
+    impl().record(cmd, true, fm, spat, scratch);
 }
 
 void FourierStage::record_analysis(VkCommandBuffer cmd, const BufferView& spat, const BufferView& fm,
                                    const BufferView& scratch) const {
-    impl_->record(cmd, false, spat, fm, scratch);
+    impl().record(cmd, false, spat, fm, scratch);
 }
 
 void FourierStage::synthesize(const BufferView& fm, const BufferView& spat) const {
-    impl_->execute(true, fm, spat);
+    impl().execute(true, fm, spat);
 }
 void FourierStage::analyze(const BufferView& spat, const BufferView& fm) const {
-    impl_->execute(false, spat, fm);
+    impl().execute(false, spat, fm);
 }
 void FourierStage::synthesize(const Buffer& fm, const Buffer& spat) const {
     synthesize(fm.view(), spat.view());

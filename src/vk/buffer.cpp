@@ -1,6 +1,7 @@
 // twiddle::Buffer: a device-local storage buffer with staged transfers.
 
 #include "twiddle/buffer.hpp"
+#include "core/moved_from.hpp"
 #include "twiddle/error.hpp"
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
@@ -37,27 +38,28 @@ Buffer::Buffer(const Context& context, uint64_t bytes) : impl_(std::make_unique<
 Buffer::Buffer(Buffer&&) noexcept = default;
 Buffer& Buffer::operator=(Buffer&&) noexcept = default;
 Buffer::~Buffer() = default;
+Buffer::Impl& Buffer::impl() const { return detail::held(impl_, "Buffer"); }
 
-uint64_t Buffer::size() const { return impl_->buffer.size; }
-VkBuffer Buffer::handle() const { return impl_->buffer.buffer.get(); }
+uint64_t Buffer::size() const { return impl().buffer.size; }
+VkBuffer Buffer::handle() const { return impl().buffer.buffer.get(); }
 
 BufferView Buffer::view(uint64_t offset, uint64_t size) const {
-    const uint64_t total = impl_->buffer.size;
+    const uint64_t total = impl().buffer.size;
     if (size == 0) size = offset <= total ? total - offset : 0;
     check_range("view", offset, size, total);
-    return BufferView{handle(), offset, size, impl_->buffer.usage};
+    return BufferView{handle(), offset, size, impl().buffer.usage};
 }
 
 void Buffer::upload(const void* data, uint64_t bytes, uint64_t offset) {
     check_range("upload", offset, bytes, size());
     if (bytes == 0) return;
-    impl_->state->stager().upload(*impl_->state, data, bytes, handle(), offset);
+    impl().state->stager().upload(*impl().state, data, bytes, handle(), offset);
 }
 
 void Buffer::download(void* data, uint64_t bytes, uint64_t offset) const {
     check_range("download", offset, bytes, size());
     if (bytes == 0) return;
-    impl_->state->stager().download(*impl_->state, handle(), offset, data, bytes);
+    impl().state->stager().download(*impl().state, handle(), offset, data, bytes);
 }
 
 void Buffer::fill(uint32_t word, uint64_t offset, uint64_t bytes) {
@@ -66,7 +68,7 @@ void Buffer::fill(uint32_t word, uint64_t offset, uint64_t bytes) {
     if (offset % 4 != 0 || bytes % 4 != 0)
         throw Error("Buffer::fill: offset and size must be multiples of 4 bytes");
     if (bytes == 0) return;
-    impl_->state->submit([&](VkCommandBuffer cmd) {
+    impl().state->submit([&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
         vkCmdFillBuffer(cmd, handle(), offset, bytes, word);
         vk::record_full_barrier(cmd);

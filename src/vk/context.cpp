@@ -9,6 +9,7 @@
 #include <mutex>
 #include <utility>
 
+#include "core/moved_from.hpp"
 #include "twiddle/context.hpp"
 #include "twiddle/error.hpp"
 #include "vk/check.hpp"
@@ -455,29 +456,33 @@ std::vector<DeviceCaps> Context::list_devices() {
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
+const std::shared_ptr<Context::State>& Context::state() const {
+    detail::held(state_, "Context");
+    return state_;
+}
 
-const DeviceCaps& Context::caps() const { return state_->caps; }
-VkInstance Context::instance() const { return state_->instance; }
-VkPhysicalDevice Context::physical_device() const { return state_->physical_device; }
-VkDevice Context::device() const { return state_->device; }
-VkQueue Context::queue() const { return state_->queue; }
-uint32_t Context::queue_family() const { return state_->queue_family; }
+const DeviceCaps& Context::caps() const { return state()->caps; }
+VkInstance Context::instance() const { return state()->instance; }
+VkPhysicalDevice Context::physical_device() const { return state()->physical_device; }
+VkDevice Context::device() const { return state()->device; }
+VkQueue Context::queue() const { return state()->queue; }
+uint32_t Context::queue_family() const { return state()->queue_family; }
 
-void Context::submit(const std::function<void(VkCommandBuffer)>& record) const { state_->submit(record); }
+void Context::submit(const std::function<void(VkCommandBuffer)>& record) const { state()->submit(record); }
 
 void Context::submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence) const {
     if (commands.size() > std::numeric_limits<uint32_t>::max())
         throw Error("Context::submit_commands: more than 2^32 - 1 command buffers");
-    state_->queue_submit(commands, fence);
+    state()->queue_submit(commands, fence);
 }
 
 std::vector<std::string> Context::take_validation_messages() const {
-    std::lock_guard lock(state_->messages_mutex);
-    return std::exchange(state_->messages, {});
+    std::lock_guard lock(state()->messages_mutex);
+    return std::exchange(state()->messages, {});
 }
 
 void Context::save_cache() const {
-    if (state_->kernels) state_->kernels->save();
+    if (state()->kernels) state()->kernels->save();
 }
 
 }  // namespace twiddle

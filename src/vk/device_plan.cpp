@@ -9,6 +9,7 @@
 #include "codegen/callbacks.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "core/hash.hpp"
+#include "core/moved_from.hpp"
 #include "cpu/reference.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/plan.hpp"
@@ -172,25 +173,26 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
+Plan::Impl& Plan::impl() const { return detail::held(impl_, "Plan"); }
 
-const FftDesc& Plan::desc() const { return impl_->logical.desc; }
-const LogicalPlan& Plan::logical() const { return impl_->logical; }
-size_t Plan::passes() const { return impl_->logical.passes.size(); }
-uint64_t Plan::scratch_bytes(Placement placement) const { return impl_->logical.scratch_bytes(placement); }
+const FftDesc& Plan::desc() const { return impl().logical.desc; }
+const LogicalPlan& Plan::logical() const { return impl().logical; }
+size_t Plan::passes() const { return impl().logical.passes.size(); }
+uint64_t Plan::scratch_bytes(Placement placement) const { return impl().logical.scratch_bytes(placement); }
 
 uint32_t Plan::workgroup_size() const {
     uint32_t size = 0;
-    for (const auto& pass : impl_->logical.passes) size = std::max(size, pass.kernel.workgroup_size);
+    for (const auto& pass : impl().logical.passes) size = std::max(size, pass.kernel.workgroup_size);
     return size;
 }
 
 std::vector<std::vector<std::pair<std::string, std::string>>> Plan::kernel_statistics() const {
     std::vector<std::vector<std::pair<std::string, std::string>>> out;
-    for (const auto& k : impl_->kernels) out.push_back(k.statistics());
+    for (const auto& k : impl().kernels) out.push_back(k.statistics());
     return out;
 }
 
-const FftCallbacks& Plan::callbacks() const { return impl_->callbacks; }
+const FftCallbacks& Plan::callbacks() const { return impl().callbacks; }
 
 void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                   Direction direction) const {
@@ -199,18 +201,18 @@ void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& o
 
 void Plan::record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                   Direction direction, const BufferView& operand) const {
-    record_passes(cmd, in, out, scratch, direction, operand, impl_->logical.passes.size());
+    record_passes(cmd, in, out, scratch, direction, operand, impl().logical.passes.size());
 }
 
 PartialResult Plan::record_first_passes(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
                                         const BufferView& scratch, Direction direction, size_t passes) const {
-    const size_t all = impl_->logical.passes.size();
+    const size_t all = impl().logical.passes.size();
     if (passes > all)
         throw Error("Plan::record_first_passes: " + std::to_string(passes) + " passes asked of a plan of " +
                     std::to_string(all));
-    if (passes < all && impl_->logical.convolution)
+    if (passes < all && impl().logical.convolution)
         throw Error("Plan::record_first_passes: a convolution plan records all of its passes");
-    if (impl_->callbacks.operand)
+    if (impl().callbacks.operand)
         throw Error(
             "Plan::record_first_passes: this plan's callbacks read an operand, which only record() binds");
     return record_passes(cmd, in, out, scratch, direction, BufferView{}, passes);
@@ -219,7 +221,7 @@ PartialResult Plan::record_first_passes(VkCommandBuffer cmd, const BufferView& i
 PartialResult Plan::record_passes(VkCommandBuffer cmd, const BufferView& in, const BufferView& out,
                                   const BufferView& scratch, Direction direction, const BufferView& operand,
                                   size_t count) const {
-    const Impl& p = *impl_;
+    const Impl& p = impl();
     const Context::State& s = *p.state;
     const FftDesc& desc = p.logical.desc;
     const uint32_t element = complex_bytes(desc.precision());
@@ -307,7 +309,7 @@ PartialResult Plan::record_passes(VkCommandBuffer cmd, const BufferView& in, con
 }
 
 void Plan::execute(const BufferView& in, const BufferView& out, Direction direction) const {
-    const Impl& p = *impl_;
+    const Impl& p = impl();
     if (p.callbacks.operand)
         throw Error("Plan::execute: this plan's callbacks read an operand, which only record() binds");
     // Check the views before allocating or submitting anything; record() checks them again.

@@ -1,6 +1,7 @@
 // twiddle::GpuTimer: timestamp queries in pairs.
 #include "twiddle/timer.hpp"
 
+#include "core/moved_from.hpp"
 #include "twiddle/error.hpp"
 #include "vk/check.hpp"
 #include "vk/context_state.hpp"
@@ -29,34 +30,35 @@ GpuTimer::GpuTimer(const Context& context, uint32_t intervals) : impl_(std::make
 GpuTimer::GpuTimer(GpuTimer&&) noexcept = default;
 GpuTimer& GpuTimer::operator=(GpuTimer&&) noexcept = default;
 GpuTimer::~GpuTimer() = default;
+GpuTimer::Impl& GpuTimer::impl() const { return detail::held(impl_, "GpuTimer"); }
 
 void GpuTimer::reset(VkCommandBuffer cmd) const {
-    vkCmdResetQueryPool(cmd, impl_->pool.get(), 0, 2 * impl_->intervals);
+    vkCmdResetQueryPool(cmd, impl().pool.get(), 0, 2 * impl().intervals);
 }
 
 void GpuTimer::begin(VkCommandBuffer cmd, uint32_t interval) const {
-    if (interval >= impl_->intervals) throw Error("GpuTimer interval out of range");
+    if (interval >= impl().intervals) throw Error("GpuTimer interval out of range");
     // Written once every earlier command has finished: the interval starts when prior work ends.
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl_->pool.get(), 2 * interval);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl().pool.get(), 2 * interval);
 }
 
 void GpuTimer::end(VkCommandBuffer cmd, uint32_t interval) const {
-    if (interval >= impl_->intervals) throw Error("GpuTimer interval out of range");
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl_->pool.get(), 2 * interval + 1);
+    if (interval >= impl().intervals) throw Error("GpuTimer interval out of range");
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl().pool.get(), 2 * interval + 1);
 }
 
 std::vector<double> GpuTimer::read_ms() const {
-    std::vector<uint64_t> ticks(2 * impl_->intervals);
-    vk::check(vkGetQueryPoolResults(impl_->state->device, impl_->pool.get(), 0, 2 * impl_->intervals,
+    std::vector<uint64_t> ticks(2 * impl().intervals);
+    vk::check(vkGetQueryPoolResults(impl().state->device, impl().pool.get(), 0, 2 * impl().intervals,
                                     ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
     std::vector<double> out;
-    const double ns = impl_->state->caps.timestamp_period_ns;
+    const double ns = impl().state->caps.timestamp_period_ns;
     // Counters narrower than 64 bits wrap; the difference modulo their width is the interval.
-    const uint32_t bits = impl_->state->caps.timestamp_valid_bits;
+    const uint32_t bits = impl().state->caps.timestamp_valid_bits;
     const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-    for (uint32_t i = 0; i < impl_->intervals; ++i)
+    for (uint32_t i = 0; i < impl().intervals; ++i)
         out.push_back(static_cast<double>((ticks[2 * i + 1] - ticks[2 * i]) & mask) * ns * 1e-6);
     return out;
 }
