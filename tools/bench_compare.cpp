@@ -16,6 +16,7 @@
 #include "bench.hpp"
 #include "chart.hpp"
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "peers/peer.hpp"
 #include "shape_args.hpp"
 
@@ -323,16 +324,19 @@ void run_compare(const BenchArgs& args_in) {
         }
     for (const std::string& n : notes) std::printf("note: %s\n", n.c_str());
 
-    if (!a.out.empty()) write_compare_results(a.out, rows, peers, ctx.caps(), copy);
+    // The table and its chart as one set: a failure to write one leaves neither.
+    FileSet files;
+    if (!a.out.empty()) write_compare_results(files.note(a.out).string(), rows, peers, ctx.caps(), copy);
     // The chart beside --out unless --plot says where: PLOT.svg and PLOT.png.
     std::filesystem::path plot = a.plot.empty() ? a.out : a.plot;
     if (plot.extension() == ".svg" || plot.extension() == ".png" || a.plot.empty()) plot.replace_extension();
     if (!plot.empty()) {
         const chart::Figure figure = make_figure(rows, peers, ctx.caps(), a);
-        chart::write(figure, plot.string() + ".svg");
-        chart::write(figure, plot.string() + ".png");
+        chart::write(figure, files.note(plot.string() + ".svg").string());
+        chart::write(figure, files.note(plot.string() + ".png").string());
         std::printf("chart: %s.svg, %s.png\n", plot.c_str(), plot.c_str());
     }
+    files.keep();
     if (!twiddle_messages.empty()) {
         std::string all = std::to_string(twiddle_messages.size()) + " Vulkan validation message(s):";
         for (const auto& m : twiddle_messages) all += " [" + m + "]";

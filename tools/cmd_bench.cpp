@@ -440,23 +440,28 @@ void add_bench_command(CLI::App& app) {
         ->check(CLI::Range(0, 28));
     cmd->add_option("--max", a->max_log2, "log2 of the longest length (default 24)")
         ->check(CLI::Range(0, 28));
-    cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")->delimiter(',');
-    cmd->add_option("--shapes", a->shapes,
-                    "Arrays to run instead of the sweep (also after --n), transformed over every axis: "
-                    "256x256,64x64x64")
-        ->delimiter(',')
-        ->check(parsed_by(parse_shape));
+    CLI::Option* lengths = cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")
+                               ->delimiter(',')
+                               ->check(integer_in(1, kMaxCount));
+    CLI::Option* shapes =
+        cmd->add_option("--shapes", a->shapes,
+                        "Arrays to run instead of the sweep (also after --n), transformed over every axis: "
+                        "256x256,64x64x64")
+            ->delimiter(',')
+            ->check(parsed_by(parse_shape));
     cmd->add_option("--reps", a->reps, "Timed repetitions per case, median reported (default 20)")
         ->check(CLI::Range(5, 10000));
     cmd->add_option("--max-error", a->max_error,
                     "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)");
     cmd->add_flag("--f64", a->f64, "Double precision (complex128) instead of single");
-    cmd->add_flag("--real", a->real,
-                  "Real-to-complex transforms (numpy rfftn over every axis): 2^total reals per case, GB/s "
-                  "counting the reals read and the half spectrum written");
-    cmd->add_flag("--inverse", a->inverse,
-                  "Time the inverse transforms instead (with --real c2r, from a real array's half "
-                  "spectrum to its reals), unnormalized as cuFFT's and FFTW's");
+    CLI::Option* real = cmd->add_flag(
+        "--real", a->real,
+        "Real-to-complex transforms (numpy rfftn over every axis): 2^total reals per case, GB/s "
+        "counting the reals read and the half spectrum written");
+    CLI::Option* inverse =
+        cmd->add_flag("--inverse", a->inverse,
+                      "Time the inverse transforms instead (with --real c2r, from a real array's half "
+                      "spectrum to its reals), unnormalized as cuFFT's and FFTW's");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
     cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
     cmd->add_flag(
@@ -467,14 +472,20 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--copy-shared", a->copy_shared,
                     "Also time the copy with each workgroup holding this many bytes of shared memory "
                     "(a list): shows how shared memory limits resident workgroups")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(integer_in(0, kMaxCount));
     cmd->add_option("--max-pass-length", a->options.max_pass_length,
-                    "Planner: longest pass (0: device limit)");
-    cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)");
-    cmd->add_option("--workgroup", a->options.workgroup_size, "Planner: one-pass workgroup size (0: auto)");
+                    "Planner: longest pass (0: device limit)")
+        ->check(integer_in(0, kMaxCount));
+    cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)")
+        ->check(integer_in(0, kMaxCount));
+    cmd->add_option("--workgroup", a->options.workgroup_size, "Planner: one-pass workgroup size (0: auto)")
+        ->check(integer_in(0, kMaxCount));
     cmd->add_option("--columns", a->options.columns_per_workgroup,
-                    "Planner: multi-pass columns per workgroup");
-    cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes");
+                    "Planner: multi-pass columns per workgroup")
+        ->check(integer_in(0, kMaxCount));
+    cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes")
+        ->check(integer_in(0, kMaxCount));
     cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
     cmd->add_flag("!--no-subgroup-shuffles", a->options.subgroup_shuffles,
@@ -486,30 +497,36 @@ void add_bench_command(CLI::App& app) {
                     "shuffles), or dft (the direct sum)")
         ->check(parsed_by(parse_strategy));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,
-                    "Planner: tiles each workgroup transforms (0: auto)");
+                    "Planner: tiles each workgroup transforms (0: auto)")
+        ->check(integer_in(0, kMaxCount));
     cmd->add_flag(
         "--complex-path", [a](int64_t) { a->options.real_path = RealPath::full_length; },
         "Planner: real transforms of even length through the full-length complex transform");
-    cmd->add_option("--sht", a->sht,
-                    "Time spherical-harmonic Fourier stages instead (both directions, fft strategy, "
-                    "the planner options apply): NLATxNPHIxMMAX,... such as "
-                    "1024x2048x1023,4096x8192x4095; GB/s counts fm and spat once each")
-        ->delimiter(',')
-        ->check(parsed_by(parse_sht_case));
-    cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
-        ->check(CLI::PositiveNumber);
-    cmd->add_option("--sht-passes", a->sht_passes,
-                    "With --sht: the fft strategy's passes, sht::Passes (default auto: two from nphi 8192 "
-                    "for synthesis and 4096 for analysis, one with --max-radix or --complex-path; two: "
-                    "the four-step form)")
-        ->check(CLI::IsMember({"auto", "one", "two"}));
-    cmd->add_option("--convolve", a->convolve,
-                    "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "
-                    "batched to 2^total values, forward, product with one filter spectrum, inverse: as a "
-                    "convolution node, with the product in the forward transform's stores, and with a "
-                    "multiply node")
-        ->delimiter(',')
-        ->check(parsed_by(parse_shape));
+    CLI::Option* sht =
+        cmd->add_option("--sht", a->sht,
+                        "Time spherical-harmonic Fourier stages instead (both directions, fft strategy, "
+                        "the planner options apply): NLATxNPHIxMMAX,... such as "
+                        "1024x2048x1023,4096x8192x4095; GB/s counts fm and spat once each")
+            ->delimiter(',')
+            ->check(parsed_by(parse_sht_case));
+    CLI::Option* fields =
+        cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
+            ->check(integer_in(1, kMaxCount));
+    CLI::Option* sht_passes =
+        cmd->add_option(
+               "--sht-passes", a->sht_passes,
+               "With --sht: the fft strategy's passes, sht::Passes (default auto: two from nphi 8192 "
+               "for synthesis and 4096 for analysis, one with --max-radix or --complex-path; two: "
+               "the four-step form)")
+            ->check(CLI::IsMember({"auto", "one", "two"}));
+    CLI::Option* convolve =
+        cmd->add_option("--convolve", a->convolve,
+                        "Time circular convolutions instead: the shape of one transform (4096, 1024x1024), "
+                        "batched to 2^total values, forward, product with one filter spectrum, inverse: as a "
+                        "convolution node, with the product in the forward transform's stores, and with a "
+                        "multiply node")
+            ->delimiter(',')
+            ->check(parsed_by(parse_shape));
     cmd->add_option(
            "--warmup", a->warm_up,
            "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
@@ -527,6 +544,7 @@ void add_bench_command(CLI::App& app) {
                     "(default: beside --out)")
         ->needs(compare);
     cmd->add_option("--fftw-threads", a->fftw_threads, "With --compare: FFTW's threads (0: one per core)")
+        ->check(integer_in(0, 4096))
         ->needs(compare);
     cmd->add_flag("--vkfft-lut", a->vkfft_lut,
                   "With --compare: VkFFT with its twiddle tables (useLUT), more accurate than its default "
@@ -540,12 +558,22 @@ void add_bench_command(CLI::App& app) {
                     "With --plan-time: plans timed per length and state (default 5)")
         ->check(CLI::Range(1, 1000))
         ->needs(plan_time);
-    cmd->add_flag(
+    CLI::Option* mpi = cmd->add_flag(
         "--mpi", a->mpi,
         "Time distributed 3D (or 2D) transforms instead, on the ranks of mpirun (mpirun -np 2 twiddle "
         "bench --mpi [--shapes 512x512x512] [--f64]): the slowest rank's time split into local "
         "transforms, staging and MPI_Alltoallv, beside one device's time and the bound of the "
         "measured host-staged all-to-all (default shapes 512^3 and 1024^3)");
+    // One mode per run, and no option that the mode would ignore.
+    const std::vector<CLI::Option*> modes = {compare, plan_time, sht, convolve, mpi};
+    for (size_t i = 0; i < modes.size(); ++i)
+        for (size_t j = i + 1; j < modes.size(); ++j) modes[i]->excludes(modes[j]);
+    fields->needs(sht);
+    sht_passes->needs(sht);
+    for (CLI::Option* mode : {sht, convolve, mpi}) mode->excludes(real)->excludes(inverse);
+    for (CLI::Option* mode : {sht, convolve, mpi}) mode->excludes(lengths);
+    for (CLI::Option* mode : {sht, convolve, plan_time}) mode->excludes(shapes);
+    plan_time->excludes(inverse);
     cmd->callback([a] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);
@@ -569,6 +597,9 @@ void add_bench_command(CLI::App& app) {
         if (cases.empty())
             for (uint32_t b = args.min_log2; b <= args.max_log2 && b <= args.total_log2; ++b)
                 cases.push_back({uint64_t(1) << b});
+        if (cases.empty() && args.sht.empty() && args.convolve.empty())
+            throw Error("bench: no lengths from 2^" + std::to_string(args.min_log2) + " (--min) to 2^" +
+                        std::to_string(std::min(args.max_log2, args.total_log2)) + " (--max, --total)");
 
         ContextOptions options;
         if (args.kernel_stats) options.kernel_statistics = true;

@@ -12,6 +12,7 @@
 #include "chart.hpp"
 #include "commands.hpp"
 #include "diffraction.hpp"
+#include "file_io.hpp"
 #include "image.hpp"
 #include "npy.hpp"
 #include "twiddle/twiddle.hpp"
@@ -34,7 +35,8 @@ void run_demo(const DemoArgs& a) {
     if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
         throw Error(dir.string() + " is not a directory");
 
-    // Everything is computed before anything is written, so that a failure leaves no pictures.
+    // Everything is computed before anything is written, and a failure to write removes the new
+    // pictures, so that a failure leaves none.
     Context ctx;
     std::printf("device: %s\n", ctx.caps().name.c_str());
     const std::vector<float> gap = diffraction::aperture(a.gap, n);
@@ -51,27 +53,29 @@ void run_demo(const DemoArgs& a) {
     const diffraction::Timings timings = diffraction::measure_timings(ctx);
     check_validation(ctx);
 
+    FileSet files;
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    std::filesystem::create_directories(files.note(dir), ec);
     if (ec) throw Error("cannot make the output directory " + dir.string() + ": " + ec.message());
     char name[32];
-    image::write_png(dir / "aperture.png", diffraction::draw_gap(gap, n));
+    image::write_png(files.note(dir / "aperture.png"), diffraction::draw_gap(gap, n));
     for (size_t p = 1; p <= passes; ++p) {
         std::snprintf(name, sizeof name, "pass-%02zu.png", p);
-        image::write_png(dir / name, frames[p]);
+        image::write_png(files.note(dir / name), frames[p]);
     }
-    image::write_png(dir / "pattern.png", frames.back());
+    image::write_png(files.note(dir / "pattern.png"), frames.back());
     // 450 ms a pass, as the article's page plays them; the pattern held for 2 s before it loops.
     std::vector<uint16_t> delays(frames.size(), 450);
     delays.back() = 2000;
-    image::write_apng(dir / "animation.png", frames, delays);
-    chart::write(timings.figure, (dir / "timing.png").string());
-    chart::write(timings.figure, (dir / "timing.svg").string());
+    image::write_apng(files.note(dir / "animation.png"), frames, delays);
+    chart::write(timings.figure, files.note(dir / "timing.png").string());
+    chart::write(timings.figure, files.note(dir / "timing.svg").string());
     if (a.save_npy) {
         const uint64_t shape[] = {n, n};
-        npy::write_npy_atomic(dir / "aperture.npy", shape, std::span<const float>(gap));
-        npy::write_npy_atomic(dir / "pattern.npy", shape, std::span<const cf>(results.back()));
+        npy::write_npy_atomic(files.note(dir / "aperture.npy"), shape, std::span<const float>(gap));
+        npy::write_npy_atomic(files.note(dir / "pattern.npy"), shape, std::span<const cf>(results.back()));
     }
+    files.keep();
 
     std::printf("512 x 512 transform on the GPU: %.3f ms (the default plan, median of GPU timestamps)\n",
                 timings.gpu_ms_512);

@@ -95,33 +95,36 @@ npy::NpyArray fft_of(const FftArgs& args, const npy::NpyArray& array, const Opti
     // that is not transformed has length 0): numpy returns an empty array, and so does this,
     // without starting the device.
     std::optional<FftDesc> desc;
-    npy::NpyArray fitted, out{f64 ? npy::kComplex128 : npy::kComplex64, array.shape, {}};
+    npy::NpyArray out{f64 ? npy::kComplex128 : npy::kComplex64, array.shape, {}};
+    const size_t halved = static_cast<size_t>(axes.back());  // with --real, the halved axis
+    const std::vector<uint64_t> reals = signal_shape(args, array.shape, halved);
+    const uint64_t spectrum = reals[halved] / 2 + 1;  // the complex side's points along it
     if (args.real) {
-        const size_t halved = static_cast<size_t>(axes.back());
-        const std::vector<uint64_t> reals = signal_shape(args, array.shape, halved);
-        const uint64_t spectrum = reals[halved] / 2 + 1;  // the complex side's points along `halved`
-        if (args.inverse) {
+        if (args.inverse)
             out = {f64 ? npy::kFloat64 : npy::kFloat32, reals, {}};
-            fitted = fit_axis(array, halved, spectrum);
-        } else {
+        else
             out.shape[halved] = spectrum;
-        }
-        if (out.elements() > 0)
+        // (An axis of length 0 is one not transformed.) FftDesc refuses shapes whose sizes
+        // overflow, as an --n too large can make them, before anything is allocated.
+        if (std::find(reals.begin(), reals.end(), 0u) == reals.end())
             desc = args.inverse ? FftDesc::c2r_nd(reals, axes) : FftDesc::r2c_nd(reals, axes);
     } else if (array.elements() > 0) {
         // Without --axes, rows along the last axis, as numpy.fft.fft.
         desc = args.has_axes ? FftDesc::nd(array.shape, axes)
                              : FftDesc(array.shape.back(), array.elements() / array.shape.back());
     }
-    out.data.resize(out.elements() * out.dtype.size);
-    if (!desc) return out;
+    if (!desc) return out;  // empty: no data
 
-    const npy::NpyArray& in = args.real && args.inverse ? fitted : array;
+    // The plan before the host arrays, so that a problem the device cannot run is refused as such.
     const Context& context = device();
     const Plan plan(context,
                     desc->with_normalization(parse_normalization(args.norm))
                         .with_precision(f64 ? Precision::f64 : Precision::f32),
                     options);
+    const npy::NpyArray fitted =
+        args.real && args.inverse ? fit_axis(array, halved, spectrum) : npy::NpyArray{};
+    const npy::NpyArray& in = args.real && args.inverse ? fitted : array;
+    out.data.resize(out.elements() * out.dtype.size);
     Buffer input(context, in.data.size());
     input.upload(in.data.data(), in.data.size());
     // A complex transform runs in place; a real one between its two sides' buffers.
@@ -188,7 +191,7 @@ void add_fft_command(CLI::App& app) {
     cmd->add_option("--n", args->n,
                     "With --real --inverse: the output length along the last of the axes, as irfft's n "
                     "(default: 2 (m - 1) for m points in); the input is cropped or zero-padded to n/2 + 1")
-        ->check(CLI::PositiveNumber);
+        ->check(integer_in(1, kMaxCount));
     cmd->add_option("--norm", args->norm, "Which direction is scaled, as numpy's norm (default: backward)")
         ->type_name("backward|ortho|forward")
         ->check(parsed_by(parse_normalization));

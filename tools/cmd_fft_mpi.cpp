@@ -180,11 +180,11 @@ npy::NpyArray distributed(const FftArgs& args, const Context& context, MPI_Comm 
     const std::vector<uint64_t>& out_grid = inverse ? desc.shape : spectrum;
     const npy::Dtype out_dtype = args.real && inverse ? (f64 ? npy::kFloat64 : npy::kFloat32)
                                                       : (f64 ? npy::kComplex128 : npy::kComplex64);
-    // irfftn crops or zero-pads its input along the halved axis, as without --mpi.
-    if (rank_of(comm) == 0 && args.real && inverse) array = fit_axis(array, shape.size() - 1, in_grid.back());
-
     const dist::DistPlan plan(context, comm, desc,
                               dist::slab_boxes(desc.shape, size_of(comm), 0)[rank_of(comm)]);
+    // irfftn crops or zero-pads its input along the halved axis, as without --mpi (after the plan
+    // has checked the sizes).
+    if (rank_of(comm) == 0 && args.real && inverse) array = fit_axis(array, shape.size() - 1, in_grid.back());
     const dist::Box out_box = inverse ? plan.in_box() : plan.out_box();
     const npy::NpyArray mine = scatter(comm, array, in_grid, dtype, 0);
     array = {};  // rank 0's copy: every rank holds its slab now

@@ -68,7 +68,9 @@ void add_tune_command(CLI::App& app) {
         std::string import_from;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_option("--n", a->lengths, "Lengths to tune: 1024,4096")->delimiter(',');
+    cmd->add_option("--n", a->lengths, "Lengths to tune: 1024,4096")
+        ->delimiter(',')
+        ->check(integer_in(1, kMaxCount));
     cmd->add_flag("--f64", a->f64, "Double precision instead of single");
     CLI::Option* real = cmd->add_flag("--real", a->real, "r2c transforms");
     cmd->add_flag("--inverse", a->inverse, "With --real: c2r transforms, tuned apart from r2c")->needs(real);
@@ -84,16 +86,23 @@ void add_tune_command(CLI::App& app) {
     cmd->callback([a] {
         if (a->lengths.empty() && !a->list && !a->clear && a->export_to.empty() && a->import_from.empty())
             throw Error("tune: nothing to do; give --n, --list, --clear, --export or --import");
-        for (const uint64_t n : a->lengths)
-            if (n == 0) throw Error("tune: --n lengths must be at least 1");
-        const Context ctx;
-        if (a->clear) clear_tuning(ctx);
+        std::stringstream imported;
         if (!a->import_from.empty()) {
             std::ifstream in(a->import_from, std::ios::binary);
-            std::stringstream text;
-            text << in.rdbuf();
+            imported << in.rdbuf();
             if (!in) throw Error("tune: cannot read " + a->import_from);
-            import_tuning(ctx, text.str());
+        }
+        const Context ctx;
+        // --clear with --import replaces the choices: a file that does not import leaves them as they were.
+        const std::string kept = a->clear && !a->import_from.empty() ? export_tuning(ctx) : std::string();
+        if (a->clear) clear_tuning(ctx);
+        if (!a->import_from.empty()) {
+            try {
+                import_tuning(ctx, imported.str());
+            } catch (const Error&) {
+                if (a->clear) import_tuning(ctx, kept);
+                throw;
+            }
         }
         std::vector<TunedChoice> tuned;
         for (const uint64_t n : a->lengths) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <exception>
 #include <string>
 
@@ -34,6 +36,24 @@ CLI::Validator parsed_by(Parse parse) {
         },
         "");
 }
+
+// A CLI check that each value is a decimal integer from `low` to `high`. CLI11 alone reads "-5"
+// for an unsigned option as 2^64 - 5, and 2^64 or more as 2^64 - 1.
+inline CLI::Validator integer_in(uint64_t low, uint64_t high) {
+    return CLI::Validator(
+        [low, high](const std::string& text) {
+            uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+            if (!text.empty() && ec == std::errc() && ptr == end && value >= low && value <= high)
+                return std::string();
+            return "'" + text + "' is not an integer from " + std::to_string(low) + " to " +
+                   std::to_string(high);
+        },
+        "");
+}
+// The largest length or count an option takes: no buffer holds 2^32 elements.
+inline constexpr uint64_t kMaxCount = 0xffffffffu;
 
 void add_fft_command(CLI::App& app);
 void add_convolve_command(CLI::App& app);

@@ -29,12 +29,14 @@ int FileDescriptor::close() {
 void write_file_atomic(const fs::path& requested, std::span<const std::byte> bytes) {
     const std::string file = requested.string();
     if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
-    // Through a symbolic link, replace the file it points to, as writing through it would.
+    // Through symbolic links, replace the file they end at, as writing through them would.
     std::error_code ec;
     fs::path path = requested;
-    if (fs::is_symlink(fs::symlink_status(requested, ec))) {
-        path = fs::weakly_canonical(requested, ec);
+    for (int links = 0; fs::is_symlink(fs::symlink_status(path, ec)); ++links) {
+        if (links == 40) throw Error(file + ": cannot write: too many levels of symbolic links");
+        const fs::path target = fs::read_symlink(path, ec);
         if (ec) throw Error(file + ": cannot resolve the symbolic link: " + ec.message());
+        path = target.is_absolute() ? target : path.parent_path() / target;
     }
     struct stat existing {};
     const bool replaces = ::stat(path.c_str(), &existing) == 0;
@@ -45,9 +47,11 @@ void write_file_atomic(const fs::path& requested, std::span<const std::byte> byt
     fs::path temporary;
     int raw_fd = -1;
     for (int attempt = 0; raw_fd < 0; ++attempt) {
+        // The target's name, cut where the temporary name would pass the 255 bytes a name may have.
+        const std::string suffix = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random());
         temporary = path;
-        temporary.replace_filename("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
-                                   "-" + std::to_string(random()));
+        temporary.replace_filename("." + path.filename().string().substr(0, 255 - 1 - suffix.size()) +
+                                   suffix);
         raw_fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         const int error = errno;
         if (raw_fd < 0 && (error != EEXIST || attempt == 100))
@@ -77,6 +81,18 @@ void write_file_atomic(const fs::path& requested, std::span<const std::byte> byt
     if (const int error = fd.close(); error != 0) throw fail("close the temporary file", error);
     if (::rename(temporary.c_str(), path.c_str()) != 0)
         throw fail("rename the temporary file into place", errno);
+}
+
+FileSet::~FileSet() {
+    std::error_code ignored;  // removing what it can: the command is failing already
+    // Last noted first, so that a directory noted before its files is empty when its turn comes.
+    for (auto path = created_.rbegin(); path != created_.rend(); ++path) fs::remove(*path, ignored);
+}
+
+const fs::path& FileSet::note(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec))) created_.push_back(path);
+    return path;
 }
 
 }  // namespace twiddle::cli

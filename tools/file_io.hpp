@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace twiddle::cli {
 
@@ -28,8 +29,30 @@ private:
 
 // Writes `bytes` to `path` through a temporary file in the same directory that is synced and
 // renamed into place, so that readers see the old file or the whole new one. A replaced file
-// keeps its permissions; through a symbolic link the file it points to is replaced. On failure
-// the temporary file is removed, `path` is left as it was, and twiddle::Error names the file.
+// keeps its permissions; through symbolic links the file they end at is replaced (or made, for
+// a link to a missing file in a directory that exists). On failure the temporary file is
+// removed, `path` is left as it was, and twiddle::Error names the file.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+// The files a command writes as one set (pictures, a table and its chart). Each is written
+// whole (write_file_atomic); note each before writing it, and a directory before making it.
+// Unless keep() is called, the destructor removes the noted files and directories that did not
+// exist when they were noted, so that a command failing part-way leaves nothing new of the set
+// behind. (Files it replaced stay replaced.)
+class FileSet {
+public:
+    FileSet() = default;
+    FileSet(const FileSet&) = delete;
+    FileSet& operator=(const FileSet&) = delete;
+    ~FileSet();
+
+    // `path`, to be written next.
+    const std::filesystem::path& note(const std::filesystem::path& path);
+    // Keeps every file: the set is complete.
+    void keep() { created_.clear(); }
+
+private:
+    std::vector<std::filesystem::path> created_;
+};
 
 }  // namespace twiddle::cli

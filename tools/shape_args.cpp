@@ -31,6 +31,12 @@ std::vector<uint64_t> parse_shape(const std::string& text) {
     const auto shape = split_integers<uint64_t>(text, 'x');
     if (!shape || std::find(shape->begin(), shape->end(), 0u) != shape->end())
         throw Error("shape '" + text + "': extents must be positive integers separated by 'x' (256x256)");
+    uint64_t elements = 1;
+    for (uint64_t e : *shape) {
+        if (e > (uint64_t(1) << 60) / elements)
+            throw Error("shape '" + text + "' has more than 2^60 elements");
+        elements *= e;
+    }
     return *shape;
 }
 

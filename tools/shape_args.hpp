@@ -8,7 +8,8 @@
 
 namespace twiddle::cli {
 
-// Parses extents separated by 'x'; throws twiddle::Error for an empty, zero or malformed extent.
+// Parses extents separated by 'x'; throws twiddle::Error for an empty, zero or malformed extent,
+// and for more than 2^60 elements in all (so that no byte count of the array overflows).
 std::vector<uint64_t> parse_shape(const std::string& text);
 
 // The inverse of parse_shape: "256x256".

@@ -490,8 +490,14 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
     // Checks every rank makes alike (the desc and options are the same everywhere by now).
     if (desc.shape.size() != 2 && desc.shape.size() != 3)
         fail("a distributed grid has 2 or 3 axes, not " + std::to_string(desc.shape.size()));
-    for (uint64_t n : desc.shape)
+    uint64_t elements = 1;
+    for (uint64_t n : desc.shape) {
         if (n == 0) fail("the grid has an axis of extent 0");
+        // Room for 16-byte elements, as FftDesc leaves, so that no size computed below overflows.
+        if (n > std::numeric_limits<uint64_t>::max() / 16 / elements)
+            fail("the grid's extent " + std::to_string(n) + " makes more elements than 2^60");
+        elements *= n;
+    }
     if (desc.transform == Transform::c2r)
         fail("Transform::c2r: an r2c plan runs both ways (inverse: irfftn)");
     if (options.output == OutputLayout::transposed && mine.has_out)

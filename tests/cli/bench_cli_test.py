@@ -7,6 +7,7 @@ Usage: python3 bench_cli_test.py PATH/TO/twiddle [unittest arguments]
 """
 
 import csv
+import os
 import json
 import struct
 import xml.etree.ElementTree as ET
@@ -254,6 +255,27 @@ class Bench(cli_test_common.CliTest):
             self.assertIn(f"requires {needed}", run.stderr)
             self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
             self.assertEqual(run.stdout, "", args)
+        # One mode per run, and no option the mode would ignore.
+        for args, message in ((["--sht", "4x16x7", "--convolve", "16"], "excludes"),
+                              (["--compare", "--plan-time"], "excludes"),
+                              (["--sht", "4x16x7", "--real"], "excludes"),
+                              (["--convolve", "16", "--n", "64"], "excludes"),
+                              (["--fields", "4"], "requires --sht"),
+                              (["--sht-passes", "two"], "requires --sht")):
+            run = self.twiddle("bench", *args)
+            self.assertEqual(run.returncode, 2, (args, run.stdout, run.stderr))
+            self.assertIn(message, run.stderr)
+            self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
+
+    def test_failed_chart_leaves_no_table(self):
+        # The table and its chart are one set: a chart that cannot be written takes the table with it.
+        out = self.path("r.csv")
+        run = self.twiddle("bench", "--compare", *FAST, "--n", "16", "--out", out, "--plot",
+                           self.path("no/such/dir/chart"))
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("chart.svg", run.stderr)
+        self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
+        self.assertEqual(os.listdir(self.dir), [])
 
 
 if __name__ == "__main__":

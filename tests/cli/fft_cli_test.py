@@ -509,6 +509,54 @@ class Refusals(CliTest):
         self.expect_failure(["info", "--shape", "8x0"], "shape '8x0'", exit_code=2)
         self.expect_failure(["info", "--shape", "8x8", "--axes", "2"], "axis 2 is out of range", exit_code=1)
 
+    def test_counts_out_of_range(self):
+        # Lengths and counts are decimal integers in range (CLI11 alone reads -5 as 2^64 - 5).
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, np.ones((4, 1), np.complex64))
+        for n in ["-5", "0", "", "8abc", "18446744073709551615", "18446744073709551616", "4294967296"]:
+            with self.subTest(n=n):
+                self.expect_failure(["fft", x_path, y_path, "--real", "--inverse", "--n", n],
+                                    f"--n: '{n}' is not an integer from 1 to 4294967295", exit_code=2)
+        for args in (["info", "--n", "0"], ["info", "--n", "8", "--batch=-1"], ["bench", "--n", "0"],
+                     ["bench", "--n", "64", "--max-radix=-1"], ["tune", "--n=-1"]):
+            with self.subTest(args=args):
+                self.expect_failure(args, "is not an integer from", exit_code=2)
+        for option in ("--shapes", "--convolve"):
+            self.expect_failure(["bench", option, "4294967296x4294967296"], "has more than 2^60 elements",
+                                exit_code=2)
+
+    def test_irfft_output_no_buffer_holds(self):
+        # Refused before anything is allocated or written (such an --n once wrapped a size to 0).
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, np.ones((4, 1), np.complex64))
+        self.expect_failure(["fft", x_path, y_path, "--real", "--inverse", "--n", "4294967295"],
+                            "over the 2^31 - 1 points a dim may have", exit_code=1)
+        self.expect_failure(["fft", x_path, y_path, "--real", "--inverse", "--n", "1000000000"],
+                            "exceeds the device's maxStorageBufferRange", exit_code=1)
+
+    def test_output_through_links(self):
+        x_path = self.path("x.npy")
+        x = random_complex64((4, 8), seed=21)
+        np.save(x_path, x)
+        # A link to a missing file in a directory that exists makes that file, and stays a link.
+        os.mkdir(self.path("d"))
+        os.symlink("d/y.npy", self.path("link.npy"))
+        run = self.twiddle("fft", x_path, self.path("link.npy"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertTrue(os.path.islink(self.path("link.npy")))
+        self.assertLess(relative_error(np.load(self.path("d/y.npy")), np.fft.fft(x.astype(np.complex128))), 1e-6)
+        # One into a directory that does not exist is refused, and left as it was.
+        os.symlink("/nonexistent/dir/y.npy", self.path("dangling.npy"))
+        self.expect_failure(["fft", x_path, self.path("dangling.npy")], "No such file or directory", exit_code=1)
+        self.assertEqual(os.readlink(self.path("dangling.npy")), "/nonexistent/dir/y.npy")
+
+    def test_output_name_of_255_bytes(self):
+        x_path, y_path = self.path("x.npy"), self.path("b" * 251 + ".npy")
+        np.save(x_path, random_complex64((8,), seed=22))
+        run = self.twiddle("fft", x_path, y_path)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), sorted(["x.npy", os.path.basename(y_path)]))
+
     def test_output_in_missing_directory(self):
         x_path = self.path("x.npy")
         np.save(x_path, random_complex64((8,), seed=12))

@@ -60,9 +60,19 @@ class Tune(cli_test_common.CliTest):
         r = self.run_tune("--import", exported, "--list")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(sorted(self.rows(r.stdout)), sorted(listed))
+        # --clear with a file that does not import leaves the choices as they were.
+        bad = self.path("bad.txt")
+        with open(bad, "w") as f:
+            f.write("garbage line\n")
+        r = self.run_tune("--clear", "--import", bad)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("tuning:", r.stderr)
+        r = self.run_tune("--list")
+        self.assertEqual(sorted(self.rows(r.stdout)), sorted(listed))
 
     def test_refusals(self):
-        for args, message in [((), "nothing to do"), (("--n", "0"), "at least 1"),
+        for args, message in [((), "nothing to do"), (("--n", "0"), "'0' is not an integer from 1"),
+                              (("--n=-1",), "'-1' is not an integer from 1"),
                               (("--inverse", "--n", "64"), "requires --real")]:
             r = self.run_tune(*args)
             self.assertNotEqual(r.returncode, 0)
