@@ -554,6 +554,29 @@ TEST_F(DiskCache, DumpShadersWritesTheGeneratedSource) {
     EXPECT_EQ(shaders, 2u);
 }
 
+// Bad values of the environment's switches are refused, not read as off; an option set in
+// ContextOptions needs no variable. A dump of kernels that cannot be written is an error.
+TEST_F(DiskCache, BadEnvironmentValuesAreRefused) {
+    for (const char* name : {"TWIDDLE_VALIDATION", "TWIDDLE_KERNEL_STATS"}) {
+        ::setenv(name, "yes", 1);
+        try {
+            const Context ctx;
+            ADD_FAILURE() << name << "=yes was taken";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(std::string(name) + " is 'yes'"), std::string::npos) << e.what();
+        }
+        EXPECT_NO_THROW(Context({.validation = false, .kernel_statistics = false}));
+        ::unsetenv(name);
+    }
+    std::filesystem::create_directories(dir_);
+    const auto file = dir_ / "a-file";
+    std::ofstream(file) << "not a directory";
+    ::setenv("TWIDDLE_DUMP_SHADERS", file.c_str(), 1);
+    const Context ctx({.disk_cache = false});
+    EXPECT_THROW(Plan(ctx, FftDesc(64)), Error);
+    ::unsetenv("TWIDDLE_DUMP_SHADERS");
+}
+
 // Kernels holding a caller's callbacks are compiled at shaderc's whole performance level: the
 // generated kernels' shorter list of passes leaves dead code in such GLSL (this load's unused
 // imaginary product; this store's branches). Every kernel's SPIR-V on disk must be the performance

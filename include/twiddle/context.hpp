@@ -30,7 +30,8 @@ struct ContextOptions {
     std::string device;
     // Enables the Khronos validation layer, with synchronization validation, and records its
     // messages (take_validation_messages()).
-    // Unset: on when the TWIDDLE_VALIDATION environment variable is 1.
+    // Unset: on when the TWIDDLE_VALIDATION environment variable is 1 (off when unset or 0; other
+    // values are an Error).
     std::optional<bool> validation;
     // Keeps compiled kernels (SPIR-V), plans' twiddle tables and the driver's pipeline cache on
     // disk. Off: nothing is read or written. Unset: on, unless TWIDDLE_CACHE_DIR is "off".
@@ -40,7 +41,8 @@ struct ContextOptions {
     std::optional<std::filesystem::path> cache_dir;
     // Asks the driver for statistics of every kernel it compiles (registers, spills, shared
     // memory; see Plan::kernel_statistics), where it offers VK_KHR_pipeline_executable_properties.
-    // For tuning. Unset: on when TWIDDLE_KERNEL_STATS is 1.
+    // For tuning. Unset: on when TWIDDLE_KERNEL_STATS is 1 (off when unset or 0; other values are
+    // an Error).
     std::optional<bool> kernel_statistics;
 };
 

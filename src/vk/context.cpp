@@ -44,9 +44,13 @@ VkDebugUtilsMessengerCreateInfoEXT messenger_info(Context::State* state) {
     return info;
 }
 
+// A switch from the environment: unset, empty or 0 is off, 1 is on; anything else is refused
+// rather than read as off.
 bool env_flag(const char* name) {
     const char* v = std::getenv(name);
-    return v && std::strcmp(v, "1") == 0;
+    if (!v || !*v || std::strcmp(v, "0") == 0) return false;
+    if (std::strcmp(v, "1") == 0) return true;
+    throw Error(std::string(name) + " is '" + v + "'; set it to 1 (on) or 0 (off)");
 }
 
 bool layer_available(const char* name) {
@@ -371,7 +375,7 @@ Context::Context(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
 Context::Context(const ContextOptions& options) : state_(std::make_shared<State>()) {
     State& s = *state_;
-    const bool validation = options.validation.value_or(env_flag("TWIDDLE_VALIDATION"));
+    const bool validation = options.validation ? *options.validation : env_flag("TWIDDLE_VALIDATION");
     s.instance = create_instance(validation, &s);
     s.owns_instance = true;
     if (validation) {
@@ -406,7 +410,7 @@ Context::Context(const ContextOptions& options) : state_(std::make_shared<State>
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     executable_info.pipelineExecutableInfo = VK_TRUE;
     const bool statistics =
-        options.kernel_statistics.value_or(env_flag("TWIDDLE_KERNEL_STATS")) &&
+        (options.kernel_statistics ? *options.kernel_statistics : env_flag("TWIDDLE_KERNEL_STATS")) &&
         has_device_extension(s.physical_device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     if (statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};

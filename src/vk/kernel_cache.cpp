@@ -71,10 +71,16 @@ std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::str
                                 .add(origin == KernelSource::generated ? "generated" : "with caller code")
                                 .add(glsl)
                                 .hex();
-    if (dump_dir_) {
+    if (dump_dir_) {  // asked for: a dump that cannot be written is an error
         std::error_code ec;
         std::filesystem::create_directories(*dump_dir_, ec);
-        std::ofstream(*dump_dir_ / (name + "-" + key.substr(0, 12) + ".comp")) << glsl;
+        const std::filesystem::path path = *dump_dir_ / (name + "-" + key.substr(0, 12) + ".comp");
+        std::ofstream out(path);
+        out << glsl;
+        out.close();
+        if (!out)
+            throw Error("TWIDDLE_DUMP_SHADERS: cannot write " + path.string() +
+                        (ec ? ": " + ec.message() : ""));
     }
     const std::string file = key + ".spv";
     if (auto data = disk_.read(file); data && data->size() % 4 == 0 && !data->empty()) {
