@@ -524,6 +524,8 @@ class Refusals(CliTest):
         for option in ("--shapes", "--convolve"):
             self.expect_failure(["bench", option, "4294967296x4294967296"], "has more than 2^60 elements",
                                 exit_code=2)
+        self.expect_failure(["bench", "--sht", "4x16x99999999999999999999999"], "is not NLATxNPHIxMMAX",
+                            exit_code=2)
 
     def test_irfft_output_no_buffer_holds(self):
         # Refused before anything is allocated or written (such an --n once wrapped a size to 0).
