@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
 #include "twiddle/error.hpp"
@@ -14,6 +15,29 @@ void twiddle::cli::check_validation(const Context& context) {
     for (const auto& m : messages) all += " [" + m + "]";
     throw Error(all);
 }
+
+namespace {
+
+// `message` on one line: control characters (a newline in a validation message, a device name
+// or a file's bytes quoted back) written as C escapes.
+std::string one_line(const char* message) {
+    std::string out;
+    for (const char* c = message; *c; ++c) {
+        const auto byte = static_cast<unsigned char>(*c);
+        if (byte == '\n') {
+            out += "\\n";
+        } else if (byte < 0x20 || byte == 0x7f) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\x%02x", byte);
+            out += escape;
+        } else {
+            out += *c;
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"twiddle: fast Fourier transforms on GPUs through Vulkan compute"};
@@ -39,10 +63,10 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         // One line, not CLI11's usage dump: scripts read stderr.
-        std::fprintf(stderr, "twiddle: %s (see --help)\n", e.what());
+        std::fprintf(stderr, "twiddle: %s (see --help)\n", one_line(e.what()).c_str());
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "twiddle: error: %s\n", e.what());
+        std::fprintf(stderr, "twiddle: error: %s\n", one_line(e.what()).c_str());
         return 1;
     }
     return 0;

@@ -5,6 +5,7 @@ Usage: python3 fft_cli_test.py PATH/TO/twiddle [unittest arguments]
 
 import json
 import os
+import subprocess
 
 import numpy as np
 
@@ -558,6 +559,13 @@ class Refusals(CliTest):
         run = self.twiddle("fft", x_path, y_path)
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertEqual(sorted(os.listdir(self.dir)), sorted(["x.npy", os.path.basename(y_path)]))
+
+    def test_control_characters_are_escaped(self):
+        # A message that quotes a newline back stays on one line.
+        run = subprocess.run([cli_test_common.TWIDDLE, "info"], capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ, TWIDDLE_DEVICE="a\nb"))
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stderr, "twiddle: error: no Vulkan device name contains 'a\\nb'\n")
 
     def test_output_in_missing_directory(self):
         x_path = self.path("x.npy")
