@@ -357,6 +357,34 @@ TEST(Planner, SubgroupShuffleExchanges) {
 
 // f64 keeps 16 points per invocation where f32 takes 32 (measured in f32 only), and does not
 // loop over tiles of more than 64 KiB.
+// A strided dim of 2048 points takes one pass in f64, with 2 columns per workgroup (4 do not fit
+// half the shared memory there), in 2D transforms of any kind; f32 keeps 4 columns, and other f64
+// lengths keep theirs: 1024 one pass of 4 columns, 4096 two passes.
+TEST(Planner, DoubleStridedDimsOf2048TakeOnePass) {
+    // The passes over the strided dim, as (points, columns per workgroup).
+    auto strided = [](const FftDesc& desc) {
+        std::vector<std::pair<uint32_t, uint32_t>> out;
+        for (const Pass& q : plan(desc, h200_caps()).passes)
+            if (q.kernel.vectorized) out.emplace_back(q.kernel.radix, q.kernel.columns_per_workgroup);
+        return out;
+    };
+    using Passes = std::vector<std::pair<uint32_t, uint32_t>>;
+    for (uint64_t rows : {2048u, 1024u, 256u}) {
+        const uint64_t images = (uint64_t(1) << 24) / (2048 * rows);
+        for (Transform t : {Transform::c2c, Transform::r2c, Transform::c2r}) {
+            const std::vector<uint64_t> shape = {images, 2048, rows};
+            const FftDesc desc = t == Transform::c2c   ? FftDesc::nd(shape, {1, 2})
+                                 : t == Transform::r2c ? FftDesc::r2c_nd(shape, {1, 2})
+                                                       : FftDesc::c2r_nd(shape, {1, 2});
+            EXPECT_EQ(strided(FftDesc(desc).with_precision(Precision::f64)), (Passes{{2048, 2}})) << rows;
+            EXPECT_EQ(strided(desc), (Passes{{2048, 4}})) << rows;
+        }
+    }
+    EXPECT_EQ(strided(FftDesc::nd({64, 1024, 1024}, {1, 2}).with_precision(Precision::f64)),
+              (Passes{{1024, 4}}));
+    EXPECT_EQ(strided(FftDesc::nd({4, 4096, 1024}, {1, 2}).with_precision(Precision::f64)).size(), 2u);
+}
+
 TEST(Planner, DoublePrecisionKeepsSixteenPointsPerInvocation) {
     for (uint64_t n : {32u, 512u, 1024u, 4096u, 8192u, 1u << 20}) {
         const LogicalPlan p = plan(FftDesc(n, 8).with_precision(Precision::f64), h200_caps());
