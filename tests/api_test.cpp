@@ -563,7 +563,8 @@ TEST_F(DiskCache, BadEnvironmentValuesAreRefused) {
             const Context ctx;
             ADD_FAILURE() << name << "=yes was taken";
         } catch (const Error& e) {
-            EXPECT_NE(std::string(e.what()).find(std::string(name) + " is 'yes'"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(std::string(name) + " is 'yes'"), std::string::npos)
+                << e.what();
         }
         EXPECT_NO_THROW(Context({.validation = false, .kernel_statistics = false}));
         ::unsetenv(name);
