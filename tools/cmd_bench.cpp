@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -126,11 +125,9 @@ sht::Grid parse_sht_case(const std::string& text) {
     const size_t last = text.rfind('x');
     const std::string mmax = last == std::string::npos ? "" : text.substr(last + 1);
     const auto parts = parse_shape(text.substr(0, last == std::string::npos ? 0 : last));
-    uint64_t m = 0;
-    const auto [end, ec] = std::from_chars(mmax.data(), mmax.data() + mmax.size(), m);
-    if (parts.size() != 2 || mmax.empty() || ec != std::errc() || end != mmax.data() + mmax.size())
-        throw Error("--sht case '" + text + "' is not NLATxNPHIxMMAX");
-    return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = m};
+    const auto m = parse_decimal(mmax);
+    if (parts.size() != 2 || !m) throw Error("--sht case '" + text + "' is not NLATxNPHIxMMAX");
+    return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = *m};
 }
 
 // Both directions of the stage of `grid` (fft strategy), each gated on its accuracy: a few rows

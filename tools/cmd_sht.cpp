@@ -2,7 +2,6 @@
 // (twiddle::sht::FourierStage) on .npy files. Synthesis takes each latitude's orders
 // F_0 .. F_mmax (complex, m-major: (mmax + 1, nlat)) to the latitude's nphi real values
 // ((nlat, nphi)); analysis takes them back. An optional leading axis holds a batch of fields.
-#include <charconv>
 #include <complex>
 #include <memory>
 #include <string>
@@ -31,11 +30,10 @@ struct ShtArgs {
 // Parses a count given on the command line (--nphi, --mmax): digits only, so that "-1" is not
 // taken for 2^64 - 1; throws twiddle::Error otherwise, and for 0 unless `zero` allows it.
 uint64_t parse_count(const std::string& text, bool zero) {
-    uint64_t n = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty() || (n == 0 && !zero))
+    const auto n = parse_decimal(text);
+    if (!n || (*n == 0 && !zero))
         throw Error("'" + text + "' is not " + (zero ? "a non-negative" : "a positive") + " integer");
-    return n;
+    return *n;
 }
 
 uint64_t parse_nphi(const std::string& text) { return parse_count(text, false); }

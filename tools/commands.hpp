@@ -3,11 +3,11 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <cstdint>
 #include <exception>
 #include <string>
 
+#include "shape_args.hpp"
 #include "twiddle/context.hpp"
 
 namespace twiddle::cli {
@@ -42,11 +42,8 @@ CLI::Validator parsed_by(Parse parse) {
 inline CLI::Validator integer_in(uint64_t low, uint64_t high) {
     return CLI::Validator(
         [low, high](const std::string& text) {
-            uint64_t value = 0;
-            const char* end = text.data() + text.size();
-            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-            if (!text.empty() && ec == std::errc() && ptr == end && value >= low && value <= high)
-                return std::string();
+            const auto value = parse_decimal(text);
+            if (value && *value >= low && *value <= high) return std::string();
             return "'" + text + "' is not an integer from " + std::to_string(low) + " to " +
                    std::to_string(high);
         },

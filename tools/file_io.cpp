@@ -26,18 +26,31 @@ int FileDescriptor::close() {
     return result == 0 ? 0 : errno;
 }
 
+namespace {
+
+// The file that symbolic links starting at `requested` end at (which may not exist yet), or
+// `requested` itself when it is no link. Throws twiddle::Error for a link that cannot be read
+// and for more than 40 links in a row.
+fs::path link_target(const fs::path& requested) {
+    std::error_code ec;
+    fs::path path = requested;
+    for (int links = 0; fs::is_symlink(fs::symlink_status(path, ec)); ++links) {
+        if (links == 40)
+            throw Error(requested.string() + ": cannot write: too many levels of symbolic links");
+        const fs::path target = fs::read_symlink(path, ec);
+        if (ec) throw Error(requested.string() + ": cannot resolve the symbolic link: " + ec.message());
+        path = target.is_absolute() ? target : path.parent_path() / target;
+    }
+    return path;
+}
+
+}  // namespace
+
 void write_file_atomic(const fs::path& requested, std::span<const std::byte> bytes) {
     const std::string file = requested.string();
     if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
     // Through symbolic links, replace the file they end at, as writing through them would.
-    std::error_code ec;
-    fs::path path = requested;
-    for (int links = 0; fs::is_symlink(fs::symlink_status(path, ec)); ++links) {
-        if (links == 40) throw Error(file + ": cannot write: too many levels of symbolic links");
-        const fs::path target = fs::read_symlink(path, ec);
-        if (ec) throw Error(file + ": cannot resolve the symbolic link: " + ec.message());
-        path = target.is_absolute() ? target : path.parent_path() / target;
-    }
+    const fs::path path = link_target(requested);
     struct stat existing {};
     const bool replaces = ::stat(path.c_str(), &existing) == 0;
 
@@ -89,9 +102,12 @@ FileSet::~FileSet() {
     for (auto path = created_.rbegin(); path != created_.rend(); ++path) fs::remove(*path, ignored);
 }
 
-const fs::path& FileSet::note(const fs::path& path) {
+fs::path FileSet::note(const fs::path& path) {
+    // What writing `path` makes new is the file its links end at (a link to a missing file
+    // makes that file); the links themselves stay.
+    const fs::path target = link_target(path);
     std::error_code ec;
-    if (!fs::exists(fs::symlink_status(path, ec))) created_.push_back(path);
+    if (!fs::exists(fs::symlink_status(target, ec))) created_.push_back(target);
     return path;
 }
 

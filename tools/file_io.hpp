@@ -46,8 +46,9 @@ public:
     FileSet& operator=(const FileSet&) = delete;
     ~FileSet();
 
-    // `path`, to be written next.
-    const std::filesystem::path& note(const std::filesystem::path& path);
+    // `path`, to be written next. Throws twiddle::Error where its symbolic links cannot be
+    // followed.
+    std::filesystem::path note(const std::filesystem::path& path);
     // Keeps every file: the set is complete.
     void keep() { created_.clear(); }
 

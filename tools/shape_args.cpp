@@ -8,6 +8,14 @@
 
 namespace twiddle::cli {
 
+std::optional<uint64_t> parse_decimal(std::string_view text) {
+    uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+    return value;
+}
+
 namespace {
 
 // The integers of `text` separated by `separator`, or nothing if any is empty or malformed.

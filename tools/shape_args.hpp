@@ -1,12 +1,18 @@
-// Array shapes and axes on the command line: "256x256", "64x64x64", or a plain length "1024";
-// "0,2", "-1" or "all".
+// Counts, array shapes and axes on the command line: "4096"; "256x256", "64x64x64", or a plain
+// length "1024"; "0,2", "-1" or "all".
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace twiddle::cli {
+
+// `text` as a decimal integer of digits only, or nothing: empty, a sign, any other character, or
+// 2^64 or more. (CLI11 and strtoull read "-5" as 2^64 - 5.)
+std::optional<uint64_t> parse_decimal(std::string_view text);
 
 // Parses extents separated by 'x'; throws twiddle::Error for an empty, zero or malformed extent,
 // and for more than 2^60 elements in all (so that no byte count of the array overflows).

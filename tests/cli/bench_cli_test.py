@@ -276,6 +276,14 @@ class Bench(cli_test_common.CliTest):
         self.assertIn("chart.svg", run.stderr)
         self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
         self.assertEqual(os.listdir(self.dir), [])
+        # Through a link to a missing file the table is made at the link's end; that file goes
+        # too, and the link stays.
+        os.symlink("made.csv", out)
+        run = self.twiddle("bench", "--compare", *FAST, "--n", "16", "--out", out, "--plot",
+                           self.path("no/such/dir/chart"))
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertEqual(os.listdir(self.dir), ["r.csv"])
+        self.assertEqual(os.readlink(out), "made.csv")
 
 
 if __name__ == "__main__":
