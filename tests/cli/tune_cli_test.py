@@ -73,7 +73,8 @@ class Tune(cli_test_common.CliTest):
     def test_refusals(self):
         for args, message in [((), "nothing to do"), (("--n", "0"), "'0' is not an integer from 1"),
                               (("--n=-1",), "'-1' is not an integer from 1"),
-                              (("--inverse", "--n", "64"), "requires --real")]:
+                              (("--inverse", "--n", "64"), "requires --real"),
+                              (("--n", "4294967295"), "over the 2^31 - 1 points")]:
             r = self.run_tune(*args)
             self.assertNotEqual(r.returncode, 0)
             self.assertIn(message, r.stderr)
