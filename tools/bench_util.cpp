@@ -13,6 +13,7 @@
 #include "vk/context_state.hpp"
 #include "vk/memory.hpp"
 #include "vk/tuning.hpp"
+#include "vk/warm_up.hpp"
 
 namespace twiddle::cli {
 
@@ -24,18 +25,20 @@ double median(std::vector<double> v) {
 
 double time_median(const Context& ctx, uint32_t reps, double warm_up,
                    const std::function<void(VkCommandBuffer)>& record) {
-    vk::warm_up(ctx, warm_up, record);
     GpuTimer timer(ctx, reps);
-    ctx.submit([&](VkCommandBuffer cmd) {
-        timer.reset(cmd);
-        for (uint32_t r = 0; r < reps; ++r) {
-            vk::record_full_barrier(cmd);
-            timer.begin(cmd, r);
-            record(cmd);
-            timer.end(cmd, r);
-        }
+    return vk::fastest_round([&] {
+        vk::warm_up(ctx, warm_up, record);
+        ctx.submit([&](VkCommandBuffer cmd) {
+            timer.reset(cmd);
+            for (uint32_t r = 0; r < reps; ++r) {
+                vk::record_full_barrier(cmd);
+                timer.begin(cmd, r);
+                record(cmd);
+                timer.end(cmd, r);
+            }
+        });
+        return median(timer.read_ms());
     });
-    return median(timer.read_ms());
 }
 
 double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up, uint32_t shared_bytes) {

@@ -34,8 +34,8 @@
 //
 // Timing: executions back to back for at least --warmup seconds and until their speed is steady
 // (default 1; the rule of `twiddle bench --warmup`, src/vk/warm_up.hpp; at least 3 executions),
-// then `reps` executions each bracketed by its own pair of CUDA events on one stream; the median
-// is reported. The H200's clocks drop while it idles between cases and, earlier runs saw, under
+// then `reps` executions each bracketed by its own pair of CUDA events on one stream, twice
+// (twiddle::vk::kTimedRounds rounds of warm-up and timing); the lower median is reported. The H200's clocks drop while it idles between cases and, earlier runs saw, under
 // sustained load, so comparisons take equal warm-ups. GB/s = (bytes read + bytes written) /
 // median time = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of
 // 2^total * 8 bytes, timed the same way, is the "copy" yardstick.
@@ -451,8 +451,9 @@ std::string version_string(int v) {  // CUDA encodes versions as 1000 * major + 
 
 // Times `t.reps` executions of `launch` on `stream` after the warm-up (kMinWarmup executions, then
 // batches back to back, each between two events, as twiddle bench's WarmUp says for t.warmup_s
-// seconds: src/vk/warm_up.hpp), each execution between its own pair of events, and returns the
-// median milliseconds.
+// seconds: src/vk/warm_up.hpp), each execution between its own pair of events, in
+// twiddle::vk::kTimedRounds such rounds (warm-up and timed executions), and returns the lowest
+// round's median milliseconds, as twiddle bench does.
 // The timed executions are queued back to back and the stream is synchronised once at the end.
 template <typename Launch>
 double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
@@ -462,39 +463,44 @@ double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
     cudaEvent_t begin, end;
     CUDA_CHECK(cudaEventCreate(&begin));
     CUDA_CHECK(cudaEventCreate(&end));
-    double spent_s = 0;
-    for (twiddle::vk::WarmUp w(t.warmup_s); w.running();) {
-        CUDA_CHECK(cudaEventRecord(begin, stream));
-        for (unsigned b = 0; b < w.batch(); ++b) launch();
-        CUDA_CHECK(cudaEventRecord(end, stream));
-        CUDA_CHECK(cudaEventSynchronize(end));
-        float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
-        spent_s += ms * 1e-3 + 1e-5;  // at least a little per batch, so that the loop ends
-        w.ran(ms * 1e-3, spent_s);
-    }
-    CUDA_CHECK(cudaEventDestroy(begin));
-    CUDA_CHECK(cudaEventDestroy(end));
     std::vector<cudaEvent_t> start(reps), stop(reps);
     for (unsigned r = 0; r < reps; ++r) {
         CUDA_CHECK(cudaEventCreate(&start[r]));
         CUDA_CHECK(cudaEventCreate(&stop[r]));
     }
+    const double best = twiddle::vk::fastest_round([&] {
+        double spent_s = 0;
+        for (twiddle::vk::WarmUp w(t.warmup_s); w.running();) {
+            CUDA_CHECK(cudaEventRecord(begin, stream));
+            for (unsigned b = 0; b < w.batch(); ++b) launch();
+            CUDA_CHECK(cudaEventRecord(end, stream));
+            CUDA_CHECK(cudaEventSynchronize(end));
+            float ms = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, begin, end));
+            spent_s += ms * 1e-3 + 1e-5;  // at least a little per batch, so that the loop ends
+            w.ran(ms * 1e-3, spent_s);
+        }
+        for (unsigned r = 0; r < reps; ++r) {
+            CUDA_CHECK(cudaEventRecord(start[r], stream));
+            launch();
+            CUDA_CHECK(cudaEventRecord(stop[r], stream));
+        }
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::vector<double> ms(reps);
+        for (unsigned r = 0; r < reps; ++r) {
+            float elapsed = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&elapsed, start[r], stop[r]));
+            ms[r] = elapsed;
+        }
+        return median(ms);
+    });
+    CUDA_CHECK(cudaEventDestroy(begin));
+    CUDA_CHECK(cudaEventDestroy(end));
     for (unsigned r = 0; r < reps; ++r) {
-        CUDA_CHECK(cudaEventRecord(start[r], stream));
-        launch();
-        CUDA_CHECK(cudaEventRecord(stop[r], stream));
-    }
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<double> ms(reps);
-    for (unsigned r = 0; r < reps; ++r) {
-        float t = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&t, start[r], stop[r]));
-        ms[r] = t;
         CUDA_CHECK(cudaEventDestroy(start[r]));
         CUDA_CHECK(cudaEventDestroy(stop[r]));
     }
-    return median(ms);
+    return best;
 }
 
 // Bandwidth of a device-to-device copy of `bytes`, counting bytes read + bytes written.

@@ -3,6 +3,7 @@
 // vk::warm_up (vk/tuning.hpp) runs it on a context.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -62,6 +63,22 @@ inline void WarmUp::ran(double batch_seconds, double elapsed_seconds) {
         if (elapsed_seconds >= seconds_ && steady) running_ = false;
     }
     if (elapsed_seconds >= 2 * seconds_) running_ = false;
+}
+
+// A benchmark's time of a case: kTimedRounds rounds, each a warm-up (WarmUp) and then the timed
+// runs, and the lowest of the rounds' medians. `round` runs one round and returns its median.
+//
+// Why: on the H200 a case's timing now and then ran at a third of its speed after a steady
+// warm-up of 0.2-1 s, while the same plan on the same buffers, timed again right after in the
+// same process, ran at full speed (bench/RESULTS.md, forty-fifth run); cuFFT's cases had such
+// outliers too. One round more, with its own warm-up, takes the slow spell out of the figure.
+inline constexpr int kTimedRounds = 2;
+
+template <typename Round>
+double fastest_round(Round&& round) {
+    double best = round();
+    for (int r = 1; r < kTimedRounds; ++r) best = std::min(best, round());
+    return best;
 }
 
 }  // namespace twiddle::vk
