@@ -1,6 +1,11 @@
 # Sourced by the bench/h200-*.sh scripts on the GPU machine: unpacks the Vulkan loader and the
-# GL vendor-neutral libraries NVIDIA's driver needs (.gl/*.deb, from ../shared/device/get-vulkan-loader
-# and the device notes), points the loader at NVIDIA's driver, and keeps twiddle's kernel cache in /tmp.
+# GL vendor-neutral libraries NVIDIA's driver needs (.gl/*.deb), points the loader at NVIDIA's
+# driver, and keeps twiddle's kernel cache in /tmp. ../shared/device/get-vulkan-loader fetches
+# libvulkan1 alone; without libglvnd's libraries the loader finds no driver ("no Vulkan driver
+# found"). Fetch them once, on the build machine in the project root (as the device notes say):
+#   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+#   mkdir -p /tmp/amd64/partial && apt-get $o update && (cd .gl && apt-get $o download libvulkan1 \
+#     libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 # NVIDIA's ICD manifest is not where the loader looks by default on that machine.
