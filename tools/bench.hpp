@@ -60,7 +60,7 @@ void run_bench_mpi(const BenchArgs& args);
 
 double median(std::vector<double> v);
 
-// Times `record` reps times in one submission, with a barrier before each interval, after
+// Times `record` reps times in one submission a round, with a barrier before each interval, after
 // `warm_up` seconds of back-to-back runs and until their speed is steady (at most 2 x `warm_up`),
 // in vk::kTimedRounds such rounds, and returns the lowest round's median milliseconds.
 double time_median(const Context& ctx, uint32_t reps, double warm_up,

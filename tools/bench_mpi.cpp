@@ -97,45 +97,50 @@ MpiRow run_shape(MPI_Comm comm, const Context& ctx, const std::vector<uint64_t>&
     Buffer in(ctx, bytes), out(ctx, std::max<uint64_t>(plan.out_bytes(), 16)), back(ctx, bytes);
     if (!x.empty()) in.upload(x.data(), plan.in_bytes());
 
-    // Warm-up: one execution, then batches of them as rank 0's vk::WarmUp says (as in
-    // time_median's warm-up), so that the GPUs' clocks have risen; rank 0 decides for every rank
-    // whether to go on and how many executions the next batch takes.
+    // Timed as time_median times one device: vk::kTimedRounds rounds, each a warm-up (batches of
+    // executions as rank 0's vk::WarmUp says, so that the GPUs' clocks have risen; rank 0 decides
+    // for every rank whether to go on and how many executions the next batch takes) and then
+    // `reps` timed executions. The round of the lowest median total is kept; every rank keeps the
+    // same one, since the figures are the slowest rank's.
     plan.execute(in, out, Direction::forward);
-    vk::WarmUp warm(args.warm_up);
-    const double warm_start = MPI_Wtime();
-    int step[2] = {warm.running() ? 1 : 0, static_cast<int>(warm.batch())};
-    MPI_Bcast(step, 2, MPI_INT, 0, comm);
-    while (step[0]) {
-        const double t0 = MPI_Wtime();
-        for (int i = 0; i < step[1]; ++i) plan.execute(in, out, Direction::forward);
-        if (me == 0) {
-            const double now = MPI_Wtime();
-            warm.ran(now - t0, now - warm_start);
-            step[0] = warm.running() ? 1 : 0;
-            step[1] = static_cast<int>(warm.batch());
-        }
+    for (int round = 0; round < vk::kTimedRounds; ++round) {
+        vk::WarmUp warm(args.warm_up);
+        const double warm_start = MPI_Wtime();
+        int step[2] = {warm.running() ? 1 : 0, static_cast<int>(warm.batch())};
         MPI_Bcast(step, 2, MPI_INT, 0, comm);
+        while (step[0]) {
+            const double t0 = MPI_Wtime();
+            for (int i = 0; i < step[1]; ++i) plan.execute(in, out, Direction::forward);
+            if (me == 0) {
+                const double now = MPI_Wtime();
+                warm.ran(now - t0, now - warm_start);
+                step[0] = warm.running() ? 1 : 0;
+                step[1] = static_cast<int>(warm.batch());
+            }
+            MPI_Bcast(step, 2, MPI_INT, 0, comm);
+        }
+        std::vector<double> total, local, staging, waiting, alltoall;
+        for (uint32_t r = 0; r < args.reps; ++r) {
+            MPI_Barrier(comm);
+            const double t0 = MPI_Wtime();
+            plan.execute(in, out, Direction::forward);
+            const double t = slowest(comm, MPI_Wtime() - t0);
+            const dist::DistTiming& parts = plan.last_timing();
+            const double l = slowest(comm, parts.local_fft), s = slowest(comm, parts.staging),
+                         a = slowest(comm, parts.alltoall);
+            total.push_back(t);
+            local.push_back(l);
+            staging.push_back(s);
+            waiting.push_back(slowest(comm, parts.staging_wait));
+            alltoall.push_back(a);
+        }
+        if (round > 0 && median(total) >= row.total) continue;
+        row.total = median(total);
+        row.local_fft = median(local);
+        row.staging = median(staging);
+        row.staging_wait = median(waiting);
+        row.alltoall = median(alltoall);
     }
-    std::vector<double> total, local, staging, waiting, alltoall;
-    for (uint32_t r = 0; r < args.reps; ++r) {
-        MPI_Barrier(comm);
-        const double t0 = MPI_Wtime();
-        plan.execute(in, out, Direction::forward);
-        const double t = slowest(comm, MPI_Wtime() - t0);
-        const dist::DistTiming& parts = plan.last_timing();
-        const double l = slowest(comm, parts.local_fft), s = slowest(comm, parts.staging),
-                     a = slowest(comm, parts.alltoall);
-        total.push_back(t);
-        local.push_back(l);
-        staging.push_back(s);
-        waiting.push_back(slowest(comm, parts.staging_wait));
-        alltoall.push_back(a);
-    }
-    row.total = median(total);
-    row.local_fft = median(local);
-    row.staging = median(staging);
-    row.staging_wait = median(waiting);
-    row.alltoall = median(alltoall);
 
     // The gate: the inverse of the forward transform against the input, on every rank.
     plan.execute(out, back, Direction::inverse);

@@ -450,8 +450,8 @@ void add_bench_command(CLI::App& app) {
             ->delimiter(',')
             ->check(parsed_by(parse_shape));
     cmd->add_option("--reps", a->reps,
-                    "Timed repetitions per round; the median is reported, for GPU libraries the lower of two "
-                    "rounds' (default 20)")
+                    "Timed repetitions per round; the median is reported, for twiddle, VkFFT and cuFFT the "
+                    "lower of two rounds' (default 20)")
         ->check(CLI::Range(5, 10000));
     cmd->add_option("--max-error", a->max_error,
                     "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)");

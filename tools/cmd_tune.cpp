@@ -109,9 +109,9 @@ void add_tune_command(CLI::App& app) {
         std::vector<TunedChoice> tuned;
         // Progress for a person watching: on a terminal only, so that a failing run's stderr (a
         // length the device cannot run, say) is its one-line message.
-        const bool progress = ::isatty(STDERR_FILENO) != 0;
+        const bool tty = ::isatty(STDERR_FILENO);
         for (const uint64_t n : a->lengths) {
-            if (progress) std::fprintf(stderr, "tuning N=%llu ...\n", static_cast<unsigned long long>(n));
+            if (tty) std::fprintf(stderr, "tuning N=%llu ...\n", static_cast<unsigned long long>(n));
             const Transform kind = !a->real ? Transform::c2c : a->inverse ? Transform::c2r : Transform::r2c;
             tuned.push_back(tune(ctx, kind, a->f64 ? Precision::f64 : Precision::f32, n,
                                  {.values = uint64_t(1) << a->total_log2, .reps = a->reps}));

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "bench.hpp"
+#include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
 
 namespace twiddle::cli::diffraction {
@@ -202,12 +203,8 @@ std::vector<std::vector<cf>> transform_by_passes(const Context& ctx, const std::
 CLI::Validator size_validator() {
     return CLI::Validator(
         [](const std::string& s) {
-            try {
-                size_t used = 0;
-                const unsigned long v = std::stoul(s, &used);
-                if (used == s.size() && v >= 16 && v <= 2048 && std::has_single_bit(v)) return std::string();
-            } catch (const std::exception&) {
-            }
+            const auto v = parse_decimal(s);
+            if (v && *v >= 16 && *v <= 2048 && std::has_single_bit(*v)) return std::string();
             return std::string("--size must be a power of two from 16 to 2048, got " + s);
         },
         "POW2");

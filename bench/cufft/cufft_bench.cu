@@ -35,10 +35,12 @@
 // Timing: executions back to back for at least --warmup seconds and until their speed is steady
 // (default 1; the rule of `twiddle bench --warmup`, src/vk/warm_up.hpp; at least 3 executions),
 // then `reps` executions each bracketed by its own pair of CUDA events on one stream, twice
-// (twiddle::vk::kTimedRounds rounds of warm-up and timing); the lower median is reported. The H200's clocks drop while it idles between cases and, earlier runs saw, under
-// sustained load, so comparisons take equal warm-ups. GB/s = (bytes read + bytes written) /
-// median time = 2 * N * batch * 8 / seconds / 1e9. A device-to-device cudaMemcpyAsync of
-// 2^total * 8 bytes, timed the same way, is the "copy" yardstick.
+// (twiddle::vk::kTimedRounds rounds of warm-up and timing); the lower median is reported. The
+// H200's clocks drop while it idles between cases and, earlier runs saw, under sustained load,
+// and a slow spell can outlast a warm-up, so comparisons take equal warm-ups and rounds.
+// GB/s = (bytes read + bytes written) / median time = 2 * N * batch * 8 / seconds / 1e9. A
+// device-to-device cudaMemcpyAsync of 2^total * 8 bytes, timed the same way, is the "copy"
+// yardstick.
 //
 // Accuracy: relative L2 error ||out - ref|| / ||ref|| over the WHOLE batch, where ref is a cuFFT
 // double-precision Z2Z transform (in place, same shape and batch) of the same f32 input values
@@ -213,7 +215,8 @@ struct ShtCase {
     }
 };
 
-// How a case is timed: `reps` executions after `warmup_s` seconds of untimed ones.
+// How a case is timed: `reps` executions after `warmup_s` seconds of untimed ones, in each of
+// twiddle::vk::kTimedRounds rounds (time_median_ms).
 struct Timing {
     unsigned reps;
     double warmup_s;
@@ -221,7 +224,7 @@ struct Timing {
 
 struct Args {
     unsigned total_log2 = 26;  // values per case = 2^total_log2 (complex; real with --r2c)
-    unsigned reps = 20;        // timed executions per case
+    unsigned reps = 20;        // timed executions per round
     double warmup_s = 1;       // seconds of untimed executions before the timed ones
     bool z2z = false;          // double precision instead of single
     bool r2c = false;          // real input, half spectrum out, instead of complex to complex
@@ -248,7 +251,8 @@ void usage(FILE* f) {
         "       cufft_bench --sht [--sht-cases LIST] [--fields F] [--reps R] [--warmup S] [--out FILE.csv]\n"
         "  --total LOG2   values per case = 2^LOG2 (complex; real with --r2c), batch = max(1, 2^LOG2 / N)\n"
         "                 (default 26)\n"
-        "  --reps R       timed executions per case, median reported (default 20)\n"
+        "  --reps R       timed executions per round; the lower of two rounds' medians is reported\n"
+        "                 (default 20)\n"
         "  --warmup S     seconds of executions back to back before each timing, then on until their\n"
         "                 speed is steady (at most as long again); at least 3 executions (default 1,\n"
         "                 as twiddle bench)\n"

@@ -160,7 +160,8 @@ class Demo(cli_test_common.CliTest):
 
     def test_bad_arguments(self):
         target = self.path("never")
-        for args in (["--size", "100"], ["--size", "8"], ["--gap", "square"], ["--bogus"]):
+        for args in (["--size", "100"], ["--size", "8"], ["--size", "+64"], ["--size", " 64"],
+                     ["--gap", "square"], ["--bogus"]):
             r = self.run_demo("--out", target, *args)
             self.assertNotEqual(r.returncode, 0, args)
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
