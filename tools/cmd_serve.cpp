@@ -174,18 +174,20 @@ void run_serve(const ServeArgs& a) {
     });
     auto picture = [&](const httplib::Request& req, httplib::Response& res, bool aperture) {
         try {
-            int pass = -1;
+            int pass = -1;  // the aperture
             if (!aperture) {
-                const std::string text = req.get_param_value("pass");
-                size_t used = 0;
-                pass = std::stoi(text, &used);
-                if (used != text.size()) throw std::invalid_argument(text);
+                // Digits only, as every count on the command line: no sign, no blanks.
+                const auto value = parse_decimal(req.get_param_value("pass"));
+                if (!value || *value > passes) {
+                    res.status = 400;
+                    res.set_content("pass must be a whole number from 0 to " + std::to_string(passes),
+                                    "text/plain");
+                    return;
+                }
+                pass = static_cast<int>(*value);
             }
             const auto png = pictures.get(req.get_param_value("gap"), pass);
             res.set_content(reinterpret_cast<const char*>(png->data()), png->size(), "image/png");
-        } catch (const std::logic_error&) {  // stoi's
-            res.status = 400;
-            res.set_content("pass must be a whole number", "text/plain");
         } catch (const Error& e) {
             res.status = 400;
             res.set_content(e.what(), "text/plain");

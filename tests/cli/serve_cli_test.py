@@ -72,7 +72,8 @@ class Serve(cli_test_common.CliTest):
         self.assertEqual((status, kind), (200, "image/png"))
         self.assertEqual(body[:8], b"\x89PNG\r\n\x1a\n")
         for bad in ("frame?gap=square&pass=1", "frame?gap=two&pass=13", "frame?gap=two&pass=-2",
-                    "frame?gap=two&pass=x", "frame?gap=two", "aperture?gap=none"):
+                    "frame?gap=two&pass=x", "frame?gap=two&pass=+1", "frame?gap=two&pass=%201",
+                    "frame?gap=two&pass=99999999999999999999", "frame?gap=two", "aperture?gap=none"):
             status, _, body = self.get(bad)
             self.assertEqual(status, 400, bad)
             self.assertTrue(body, bad)
