@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "twiddle/twiddle.hpp"
+#include "vk/warm_up.hpp"
 
 namespace twiddle::cli {
 
@@ -62,7 +63,10 @@ double median(std::vector<double> v);
 
 // Times `record` reps times in one submission a round, with a barrier before each interval, after
 // `warm_up` seconds of back-to-back runs and until their speed is steady (at most 2 x `warm_up`),
-// in vk::kTimedRounds such rounds, and returns the lowest round's median milliseconds.
+// in vk::kTimedRounds such rounds, and returns each round's median milliseconds.
+vk::RoundMedians time_rounds(const Context& ctx, uint32_t reps, double warm_up,
+                             const std::function<void(VkCommandBuffer)>& record);
+// The same, the lowest round's median: the case's time.
 double time_median(const Context& ctx, uint32_t reps, double warm_up,
                    const std::function<void(VkCommandBuffer)>& record);
 

@@ -23,10 +23,10 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-double time_median(const Context& ctx, uint32_t reps, double warm_up,
-                   const std::function<void(VkCommandBuffer)>& record) {
+vk::RoundMedians time_rounds(const Context& ctx, uint32_t reps, double warm_up,
+                             const std::function<void(VkCommandBuffer)>& record) {
     GpuTimer timer(ctx, reps);
-    return vk::fastest_round([&] {
+    return vk::timed_rounds([&] {
         vk::warm_up(ctx, warm_up, record);
         ctx.submit([&](VkCommandBuffer cmd) {
             timer.reset(cmd);
@@ -39,6 +39,11 @@ double time_median(const Context& ctx, uint32_t reps, double warm_up,
         });
         return median(timer.read_ms());
     });
+}
+
+double time_median(const Context& ctx, uint32_t reps, double warm_up,
+                   const std::function<void(VkCommandBuffer)>& record) {
+    return time_rounds(ctx, reps, warm_up, record).fastest();
 }
 
 double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up, uint32_t shared_bytes) {

@@ -56,15 +56,18 @@ struct Row {
     size_t passes = 0;
     double ms = 0, gbps = 0, copy_fraction = 0, rel_l2 = 0;
     std::vector<double> pass_ms;  // with --pass-times and several passes: each pass's share of ms
-    std::string status;           // "ok", or why the case was not timed
+    // Each timing round's median, in the order run (ms is the lowest): rounds far apart show a
+    // slow spell of the device that one of them took (vk::kTimedRounds).
+    std::vector<double> round_ms;
+    std::string status;  // "ok", or why the case was not timed
 };
 
-// Per-pass milliseconds as "0.2701;0.2830" (empty for none).
-std::string pass_list(const std::vector<double>& ms) {
+// Milliseconds as "0.2701;0.2830" (empty for none): per pass, or per timing round.
+std::string ms_list(const std::vector<double>& ms) {
     std::string out;
     char buf[32];
     for (double m : ms) {
-        std::snprintf(buf, sizeof buf, "%s%.4f", out.empty() ? "" : ";", m);
+        std::snprintf(buf, sizeof buf, "%s%.6g", out.empty() ? "" : ";", m);
         out += buf;
     }
     return out;
@@ -111,7 +114,9 @@ Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const Benc
         row.status = "failed: error over bound";
         return row;
     }
-    row.ms = peer.time_ms(a.reps, a.warm_up);
+    const vk::RoundMedians rounds = peer.round_medians(a.reps, a.warm_up);
+    row.round_ms.assign(rounds.ms.begin(), rounds.ms.end());
+    row.ms = rounds.fastest();
     row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
     row.copy_fraction = row.gbps / copy;
     if (a.pass_times && row.passes > 1) row.pass_ms = peer.pass_times_ms(a.reps, a.warm_up);
@@ -378,8 +383,8 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                    double copy) {
     nlohmann::json cases = nlohmann::json::array();
     std::ostringstream f;
-    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape,pass_ms,kind,direction\n";
-    f << "copy,0,0,0,0," << copy << ",1,0,ok,-,,-,-\n";
+    f << "library,n,batch,passes,ms,gbps,copy_fraction,rel_l2,status,shape,pass_ms,kind,direction,round_ms\n";
+    f << "copy,0,0,0,0," << copy << ",1,0,ok,-,,-,-,\n";
     for (const Row& r : rows) {
         cases.push_back({{"shape", shape_name(r.shape)},
                          {"kind", r.kind},
@@ -392,10 +397,12 @@ void write_results(const std::string& path, const std::vector<Row>& rows, const 
                          {"copy_fraction", r.copy_fraction},
                          {"rel_l2", r.rel_l2},
                          {"status", r.status},
-                         {"pass_ms", r.pass_ms}});
+                         {"pass_ms", r.pass_ms},
+                         {"round_ms", r.round_ms}});
         f << "twiddle," << r.n << "," << r.batch << "," << r.passes << "," << r.ms << "," << r.gbps << ","
           << r.copy_fraction << "," << r.rel_l2 << "," << csv_field(r.status) << "," << shape_name(r.shape)
-          << "," << pass_list(r.pass_ms) << "," << r.kind << "," << to_string(r.direction) << "\n";
+          << "," << ms_list(r.pass_ms) << "," << r.kind << "," << to_string(r.direction) << ","
+          << ms_list(r.round_ms) << "\n";
     }
     write_results_file(path, caps, std::move(cases), f.str(), {{"copy_gbps", copy}});
 }
@@ -422,7 +429,7 @@ void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows,
                          {"pass_ms", r.pass_ms}});
         f << "twiddle," << direction << "," << r.grid.nlat << "," << r.grid.nphi << "," << r.grid.mmax << ","
           << r.grid.fields << "," << r.passes << "," << r.ms << "," << r.gbps << "," << r.copy_fraction << ","
-          << r.rel_l2 << "," << csv_field(r.status) << "," << pass_list(r.pass_ms) << "\n";
+          << r.rel_l2 << "," << csv_field(r.status) << "," << ms_list(r.pass_ms) << "\n";
     }
     write_results_file(path, caps, std::move(cases), f.str(), {{"copy_gbps", copy}});
 }
@@ -634,7 +641,7 @@ void add_bench_command(CLI::App& app) {
                             static_cast<unsigned long long>(r.grid.fields),
                             r.synthesis ? "synthesis" : "analysis", r.passes, r.ms, r.gbps,
                             100 * r.copy_fraction, r.rel_l2, r.status.c_str(),
-                            r.pass_ms.empty() ? "" : "  passes ms ", pass_list(r.pass_ms).c_str());
+                            r.pass_ms.empty() ? "" : "  passes ms ", ms_list(r.pass_ms).c_str());
             check_validation(ctx);
             if (!args.out.empty()) write_sht_results(args.out, rows, ctx.caps(), copy);
             if (std::any_of(rows.begin(), rows.end(), [](const ShtRow& r) { return r.status != "ok"; }))
@@ -707,7 +714,7 @@ void add_bench_command(CLI::App& app) {
             std::printf("%12s %10llu %6zu %10.4f %10.1f %5.0f%% %10.2e  %s%s%s\n",
                         shape_name(r.shape).c_str(), static_cast<unsigned long long>(r.batch), r.passes, r.ms,
                         r.gbps, 100 * r.copy_fraction, r.rel_l2, r.status.c_str(),
-                        r.pass_ms.empty() ? "" : "  passes ms ", pass_list(r.pass_ms).c_str());
+                        r.pass_ms.empty() ? "" : "  passes ms ", ms_list(r.pass_ms).c_str());
             std::fflush(stdout);
         }
         check_validation(ctx);

@@ -48,8 +48,9 @@
 // (per thread, then per warp, then one atomic add per warp), so that the checks cost a fraction of
 // a second per case rather than the seconds a host pass over 2^26 values took.
 //
-// CSV (--out): library,n,batch,ms,gbps,rel_l2,shape -- shape is "1024" for a 1D case, "256x256"
-// for a 2D one, "-" on the copy row.
+// CSV (--out): library,n,batch,ms,gbps,rel_l2,shape,round_ms -- shape is "1024" for a 1D case,
+// "256x256" for a 2D one, "-" on the copy row; round_ms each timing round's median ("0.81;0.82"),
+// ms being the lowest, empty on the copy row.
 //
 // --convolve: the baseline for twiddle's fused FFT convolution (`twiddle bench --convolve`), on the
 // same cases (--cases, --shapes; default 4096 and 1024x1024) and the same 2^total complex values per
@@ -102,6 +103,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -456,11 +458,11 @@ std::string version_string(int v) {  // CUDA encodes versions as 1000 * major + 
 // Times `t.reps` executions of `launch` on `stream` after the warm-up (kMinWarmup executions, then
 // batches back to back, each between two events, as twiddle bench's WarmUp says for t.warmup_s
 // seconds: src/vk/warm_up.hpp), each execution between its own pair of events, in
-// twiddle::vk::kTimedRounds such rounds (warm-up and timed executions), and returns the lowest
-// round's median milliseconds, as twiddle bench does.
+// twiddle::vk::kTimedRounds such rounds (warm-up and timed executions), and returns each round's
+// median milliseconds, as twiddle bench does.
 // The timed executions are queued back to back and the stream is synchronised once at the end.
 template <typename Launch>
-double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
+twiddle::vk::RoundMedians time_rounds_ms(cudaStream_t stream, Timing t, Launch&& launch) {
     const unsigned reps = t.reps;
     for (int w = 0; w < kMinWarmup; ++w) launch();
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -472,7 +474,7 @@ double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
         CUDA_CHECK(cudaEventCreate(&start[r]));
         CUDA_CHECK(cudaEventCreate(&stop[r]));
     }
-    const double best = twiddle::vk::fastest_round([&] {
+    const twiddle::vk::RoundMedians rounds = twiddle::vk::timed_rounds([&] {
         double spent_s = 0;
         for (twiddle::vk::WarmUp w(t.warmup_s); w.running();) {
             CUDA_CHECK(cudaEventRecord(begin, stream));
@@ -504,7 +506,13 @@ double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
         CUDA_CHECK(cudaEventDestroy(start[r]));
         CUDA_CHECK(cudaEventDestroy(stop[r]));
     }
-    return best;
+    return rounds;
+}
+
+// The same, the lowest round's median: the case's time.
+template <typename Launch>
+double time_median_ms(cudaStream_t stream, Timing t, Launch&& launch) {
+    return time_rounds_ms(stream, t, std::forward<Launch>(launch)).fastest();
 }
 
 // Bandwidth of a device-to-device copy of `bytes`, counting bytes read + bytes written.
@@ -658,6 +666,8 @@ struct Row {
     std::string shape;          // "1024", "256x256"
     uint64_t n = 0, batch = 0;  // n = the product of the shape
     double ms = 0, gbps = 0, rel_l2 = 0;
+    // Each timing round's median, in the order run (ms is the lowest), for the FFT cases.
+    twiddle::vk::RoundMedians rounds;
 };
 
 // A case's row before it runs: the shape and its batch, 2^total values (complex, or real with
@@ -698,9 +708,9 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
         CUDA_CHECK(cudaMalloc(&d_b, dbytes));
         copy_sync(stream, d_a, h.data(), dbytes, cudaMemcpyHostToDevice);
         cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_Z2Z);
-        row.ms =
-            time_median_ms(stream, a.timing(),
-                           [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
+        row.rounds = time_rounds_ms(stream, a.timing(),
+                                    [&] { CUFFT_CHECK(cufftExecZ2Z(plan, d_a, d_b, CUFFT_FORWARD)); });
+        row.ms = row.rounds.fastest();
         row.gbps = 2.0 * static_cast<double>(dbytes) / (row.ms * 1e-3) / 1e9;
         CUFFT_CHECK(cufftExecZ2Z(plan, d_b, d_b, CUFFT_INVERSE));
         std::vector<cufftDoubleComplex> back(count);
@@ -718,9 +728,9 @@ Row run_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     CUDA_CHECK(cudaMalloc(&d_out, bytes));
     copy_sync(stream, d_in, h_in.data(), bytes, cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_C2C);
-    row.ms =
-        time_median_ms(stream, a.timing(),
-                       [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
+    row.rounds = time_rounds_ms(stream, a.timing(),
+                                [&] { CUFFT_CHECK(cufftExecC2C(plan, d_in, d_out, CUFFT_FORWARD)); });
+    row.ms = row.rounds.fastest();
     row.gbps = 2.0 * static_cast<double>(bytes) / (row.ms * 1e-3) / 1e9;
     CUFFT_CHECK(cufftDestroy(plan));
 
@@ -763,7 +773,8 @@ Row run_r2c_case(cudaStream_t stream, const Shape& shape, const Args& a) {
     CUDA_CHECK(cudaMalloc(&d_out, out_bytes));
     copy_sync(stream, d_in, h_in.data(), in_bytes, cudaMemcpyHostToDevice);
     cufftHandle plan = make_plan(stream, shape, row.batch, CUFFT_R2C);
-    row.ms = time_median_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecR2C(plan, d_in, d_out)); });
+    row.rounds = time_rounds_ms(stream, a.timing(), [&] { CUFFT_CHECK(cufftExecR2C(plan, d_in, d_out)); });
+    row.ms = row.rounds.fastest();
     row.gbps = static_cast<double>(in_bytes + out_bytes) / (row.ms * 1e-3) / 1e9;
     CUFFT_CHECK(cufftDestroy(plan));
 
@@ -807,9 +818,10 @@ CopyResult run_copy(cudaStream_t stream, const Args& a) {
 bool run_fft_cases(cudaStream_t stream, const Args& a, FILE* csv) {
     const CopyResult copy = run_copy(stream, a);
     if (csv) {
-        // Columns: the original six, then `shape` (appended, so consumers by position still work).
-        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2,shape\n");
-        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0,-\n", copy.ms, copy.gbps);
+        // Columns: the original six, then `shape` and `round_ms` (appended, so consumers by
+        // position still work).
+        std::fprintf(csv, "library,n,batch,ms,gbps,rel_l2,shape,round_ms\n");
+        std::fprintf(csv, "copy,0,0,%.6g,%.6g,0,-,\n", copy.ms, copy.gbps);
         std::fflush(csv);
     }
 
@@ -824,8 +836,11 @@ bool run_fft_cases(cudaStream_t stream, const Args& a, FILE* csv) {
                     r.gbps, r.rel_l2);
         std::fflush(stdout);
         if (csv) {
-            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g,%s\n", static_cast<unsigned long long>(r.n),
+            std::fprintf(csv, "cufft,%llu,%llu,%.6g,%.6g,%.6g,%s,", static_cast<unsigned long long>(r.n),
                          static_cast<unsigned long long>(r.batch), r.ms, r.gbps, r.rel_l2, r.shape.c_str());
+            for (size_t k = 0; k < r.rounds.ms.size(); ++k)
+                std::fprintf(csv, "%s%.6g", k ? ";" : "", r.rounds.ms[k]);
+            std::fprintf(csv, "\n");
             std::fflush(csv);
         }
         if (!std::isfinite(r.rel_l2)) ok = false;

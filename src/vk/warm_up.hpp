@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -71,14 +72,22 @@ inline void WarmUp::ran(double batch_seconds, double elapsed_seconds) {
 // Why: on the H200 a case's timing now and then ran at a third of its speed after a steady
 // warm-up of 0.2-1 s, while the same plan on the same buffers, timed again right after in the
 // same process, ran at full speed (bench/RESULTS.md, forty-fifth run); cuFFT's cases had such
-// outliers too. One round more, with its own warm-up, takes the slow spell out of the figure.
+// outliers too. One round more, with its own warm-up, takes the slow spell out of the figure, and
+// the rounds' medians kept beside it show where one came (twiddle bench's round_ms).
 inline constexpr int kTimedRounds = 2;
 
+// Each round's median, in the order the rounds ran.
+struct RoundMedians {
+    std::array<double, kTimedRounds> ms{};
+    // The case's time.
+    double fastest() const { return *std::min_element(ms.begin(), ms.end()); }
+};
+
 template <typename Round>
-double fastest_round(Round&& round) {
-    double best = round();
-    for (int r = 1; r < kTimedRounds; ++r) best = std::min(best, round());
-    return best;
+RoundMedians timed_rounds(Round&& round) {
+    RoundMedians rounds;
+    for (double& ms : rounds.ms) ms = round();
+    return rounds;
 }
 
 }  // namespace twiddle::vk

@@ -223,6 +223,10 @@ class Bench(cli_test_common.CliTest):
             passes = int(r["passes"])
             times = [float(t) for t in r["pass_ms"].split(";")] if r["pass_ms"] else []
             self.assertEqual(len(times), passes if passes > 1 else 0, r)
+            # Both timing rounds' medians, the case's time the lower.
+            rounds = [float(t) for t in r["round_ms"].split(";")]
+            self.assertEqual(len(rounds), 2, r)
+            self.assertEqual(min(rounds), float(r["ms"]), r)
         self.assertGreater(int(rows[0]["passes"]), 1, rows[0])
 
     def test_plan_time(self):

@@ -164,7 +164,7 @@ public:
             check(cuda_.EventCreate(&e), "cudaEventCreate");
             events_.push_back(e);
         }
-        return vk::fastest_round([&] {
+        const vk::RoundMedians rounds = vk::timed_rounds([&] {
             double spent = 0;
             for (vk::WarmUp w(warm_up); w.running();) {
                 check(cuda_.EventRecord(events_[0], nullptr), "cudaEventRecord");
@@ -190,6 +190,7 @@ public:
             }
             return median(ms);
         });
+        return rounds.fastest();
     }
 
     void release() override {

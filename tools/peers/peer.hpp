@@ -59,6 +59,8 @@ public:
     void run() override;
     void read_output(void* dst, uint64_t offset, uint64_t bytes) override;
     double time_ms(uint32_t reps, double warm_up) override;
+    // The same timing with each round's median (time_ms is the fastest).
+    vk::RoundMedians round_medians(uint32_t reps, double warm_up);
     // Milliseconds of each pass: the median time of the first p passes less that of the first
     // p - 1 (Plan::record_first_passes), so each figure is a difference of two medians.
     std::vector<double> pass_times_ms(uint32_t reps, double warm_up);

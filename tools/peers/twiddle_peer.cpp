@@ -38,8 +38,10 @@ void TwiddlePeer::read_output(void* dst, uint64_t offset, uint64_t bytes) {
     buffers_.out.download(dst, bytes, offset);
 }
 
-double TwiddlePeer::time_ms(uint32_t reps, double warm_up) {
-    return time_median(ctx_, reps, warm_up, [&](VkCommandBuffer cmd) { record(cmd); });
+double TwiddlePeer::time_ms(uint32_t reps, double warm_up) { return round_medians(reps, warm_up).fastest(); }
+
+vk::RoundMedians TwiddlePeer::round_medians(uint32_t reps, double warm_up) {
+    return time_rounds(ctx_, reps, warm_up, [&](VkCommandBuffer cmd) { record(cmd); });
 }
 
 std::vector<double> TwiddlePeer::pass_times_ms(uint32_t reps, double warm_up) {
