@@ -36,3 +36,22 @@ run() {
   echo "$(date +%H:%M:%S.%N) end $name rc=$rc" >> "$OUT/times.txt"
   save
 }
+
+# sample_gpu (after pack_out): nvidia-smi beside the runs, into $OUT: gpu.txt (the card, its
+# driver and clocks), clocks.csv (every 200 ms: SM and memory clocks, power, temperature,
+# utilisation, memory in use; another process on the GPU would show there), reasons.csv (every
+# 200 ms: the active clock-event reasons) and apps.csv (every second: the compute processes).
+# stop_sampling ends them.
+sample_gpu() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu,memory.used \
+    --format=csv -lms 200 > "$OUT/clocks.csv" 2>&1 &
+  SAMPLERS=$!
+  nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active --format=csv -lms 200 > "$OUT/reasons.csv" 2>&1 &
+  SAMPLERS="$SAMPLERS $!"
+  nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv -l 1 > "$OUT/apps.csv" 2>&1 &
+  SAMPLERS="$SAMPLERS $!"
+}
+stop_sampling() {
+  kill $SAMPLERS
+}
