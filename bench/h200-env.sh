@@ -55,3 +55,39 @@ sample_gpu() {
 stop_sampling() {
   kill $SAMPLERS
 }
+
+# sweep_issue6 (after pack_out): issue 6's sweep, cuFFT then twiddle for each kind of case (c2c
+# lengths, r2c lengths, 2D shapes), both timed in two rounds of 0.5 s warm-ups, into
+# $OUT/{cufft,sweep}{,-r2c,-2d}.csv, with bench/compare.py's tables in $OUT/compare{,-r2c,-2d}.md.
+# print_issue6 prints each table's ratios on one line, and the cases whose two timing rounds lie
+# more than 5% apart (round_ms: column 14 of twiddle's CSVs, 8 of cufft_bench's).
+sweep_issue6() {
+  local w="--warmup 0.5" t
+  local all=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576
+  all=$all,2097152,4194304,8388608,16777216,100,1000,1536,4095,10007,1000000
+  local shapes=256x256,512x512,1024x1024,2048x2048,4096x4096
+  local real=256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576
+  run cufft 120 cufft_bench $w --cases $all --out "$OUT/cufft.csv"
+  run sweep 100 twiddle bench $w --n $all --out "$OUT/sweep.csv"
+  run cufft-r2c 50 cufft_bench $w --cases $real --r2c --out "$OUT/cufft-r2c.csv"
+  run sweep-r2c 50 twiddle bench $w --n $real --real --out "$OUT/sweep-r2c.csv"
+  run cufft-2d 30 cufft_bench $w --shapes $shapes --out "$OUT/cufft-2d.csv"
+  run sweep-2d 30 twiddle bench $w --shapes $shapes --out "$OUT/sweep-2d.csv"
+  for t in "" -r2c -2d; do
+    python3 bench/compare.py "$OUT/sweep$t.csv" "$OUT/cufft$t.csv" > "$OUT/compare$t.md" 2>&1
+  done
+  save
+}
+print_issue6() {
+  local t f c s
+  for t in "" -r2c -2d; do
+    grep "^| [0-9]" "$OUT/compare$t.md" | cut -d'|' -f2,5,6,7,8 | tr -d ' ' | paste -sd' '
+  done
+  for f in "$OUT"/*.csv; do
+    case $f in */clocks.csv|*/reasons.csv|*/apps.csv) continue;; */cufft*) c=8; s=7;; *) c=14; s=10;; esac
+    awk -F, -v c=$c -v s=$s -v f="$(basename "$f" .csv)" 'NR > 1 && $c ~ /;/ {
+      split($c, r, ";"); lo = r[1] < r[2] ? r[1] : r[2]; hi = r[1] < r[2] ? r[2] : r[1];
+      if (hi > 1.05 * lo) printf "%s %s %s | ", f, $s, $c }' "$f"
+  done
+  echo
+}
