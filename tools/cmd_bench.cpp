@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -442,14 +443,14 @@ void add_bench_command(CLI::App& app) {
     auto a = std::make_shared<BenchArgs>();
     cmd->add_flag("--quick", a->quick, "A small sweep for CPUs (2^16 values per case, N up to 4096)");
     cmd->add_option("--total", a->total_log2, "log2 of the complex values per case (default 26)")
-        ->check(CLI::Range(4, 29));
+        ->transform(integer_in(4, 29));
     cmd->add_option("--min", a->min_log2, "log2 of the shortest length (default 3)")
-        ->check(CLI::Range(0, 28));
+        ->transform(integer_in(0, 28));
     cmd->add_option("--max", a->max_log2, "log2 of the longest length (default 24)")
-        ->check(CLI::Range(0, 28));
+        ->transform(integer_in(0, 28));
     CLI::Option* lengths = cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")
                                ->delimiter(',')
-                               ->check(integer_in(1, kMaxCount));
+                               ->transform(integer_in(1, kMaxCount));
     CLI::Option* shapes =
         cmd->add_option("--shapes", a->shapes,
                         "Arrays to run instead of the sweep (also after --n), transformed over every axis: "
@@ -459,9 +460,10 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--reps", a->reps,
                     "Timed repetitions per round; the median is reported, for twiddle, VkFFT and cuFFT the "
                     "lower of two rounds' (default 20)")
-        ->check(CLI::Range(5, 10000));
+        ->transform(integer_in(5, 10000));
     cmd->add_option("--max-error", a->max_error,
-                    "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)");
+                    "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)")
+        ->check(number_in(0, std::numeric_limits<double>::infinity(), true));
     cmd->add_flag("--f64", a->f64, "Double precision (complex128) instead of single");
     CLI::Option* real = cmd->add_flag(
         "--real", a->real,
@@ -482,19 +484,19 @@ void add_bench_command(CLI::App& app) {
                     "Also time the copy with each workgroup holding this many bytes of shared memory "
                     "(a list): shows how shared memory limits resident workgroups")
         ->delimiter(',')
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_option("--max-pass-length", a->options.max_pass_length,
                     "Planner: longest pass (0: device limit)")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_option("--workgroup", a->options.workgroup_size, "Planner: one-pass workgroup size (0: auto)")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_option("--columns", a->options.columns_per_workgroup,
                     "Planner: multi-pass columns per workgroup")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
                   "Planner: workgroup barriers only, also where a transform lies in one subgroup");
     cmd->add_flag("!--no-subgroup-shuffles", a->options.subgroup_shuffles,
@@ -507,7 +509,7 @@ void add_bench_command(CLI::App& app) {
         ->check(parsed_by(parse_strategy));
     cmd->add_option("--tiles", a->options.tiles_per_workgroup,
                     "Planner: tiles each workgroup transforms (0: auto)")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_flag(
         "--complex-path", [a](int64_t) { a->options.real_path = RealPath::full_length; },
         "Planner: real transforms of even length through the full-length complex transform");
@@ -520,7 +522,7 @@ void add_bench_command(CLI::App& app) {
             ->check(parsed_by(parse_sht_case));
     CLI::Option* fields =
         cmd->add_option("--fields", a->fields, "With --sht: fields per stage (a batch; default 1)")
-            ->check(integer_in(1, kMaxCount));
+            ->transform(integer_in(1, kMaxCount));
     CLI::Option* sht_passes =
         cmd->add_option(
                "--sht-passes", a->sht_passes,
@@ -541,7 +543,7 @@ void add_bench_command(CLI::App& app) {
            "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
            "until their speed is steady (a batch as fast as one 100 ms before, within 2%), for at most "
            "as long again")
-        ->check(CLI::Range(0.0, 60.0));
+        ->check(number_in(0, 60, false, "in [0 - 60]"));
     CLI::Option* compare = cmd->add_flag(
         "--compare", a->compare,
         "Run each case with twiddle, VkFFT (same Vulkan device), cuFFT (same GPU, where the CUDA "
@@ -553,7 +555,7 @@ void add_bench_command(CLI::App& app) {
                     "(default: beside --out)")
         ->needs(compare);
     cmd->add_option("--fftw-threads", a->fftw_threads, "With --compare: FFTW's threads (0: one per core)")
-        ->check(integer_in(0, 4096))
+        ->transform(integer_in(0, 4096))
         ->needs(compare);
     cmd->add_flag("--vkfft-lut", a->vkfft_lut,
                   "With --compare: VkFFT with its twiddle tables (useLUT), more accurate than its default "
@@ -565,7 +567,7 @@ void add_bench_command(CLI::App& app) {
         "cold (no kernel cache) and warm (disk cache populated, fresh context)");
     cmd->add_option("--plan-reps", a->plan_reps,
                     "With --plan-time: plans timed per length and state (default 5)")
-        ->check(CLI::Range(1, 1000))
+        ->transform(integer_in(1, 1000))
         ->needs(plan_time);
     CLI::Option* mpi = cmd->add_flag(
         "--mpi", a->mpi,

@@ -97,7 +97,7 @@ void add_demo_command(CLI::App& app) {
         ->check(CLI::IsMember(
             std::vector<std::string>(std::begin(diffraction::kGaps), std::end(diffraction::kGaps))));
     cmd->add_option("--size", args->size, "Cells on a side, a power of two from 16 to 2048 (default 512)")
-        ->check(diffraction::size_validator());
+        ->transform(diffraction::size_validator());
     cmd->add_flag("--save-npy", args->save_npy,
                   "Also write aperture.npy (float32) and pattern.npy (complex64, the unshifted spectrum)");
     cmd->callback([args] { run_demo(*args); });

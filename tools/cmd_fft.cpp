@@ -191,7 +191,7 @@ void add_fft_command(CLI::App& app) {
     cmd->add_option("--n", args->n,
                     "With --real --inverse: the output length along the last of the axes, as irfft's n "
                     "(default: 2 (m - 1) for m points in); the input is cropped or zero-padded to n/2 + 1")
-        ->check(integer_in(1, kMaxCount));
+        ->transform(integer_in(1, kMaxCount));
     cmd->add_option("--norm", args->norm, "Which direction is scaled, as numpy's norm (default: backward)")
         ->type_name("backward|ortho|forward")
         ->check(parsed_by(parse_normalization));

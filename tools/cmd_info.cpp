@@ -133,9 +133,10 @@ void add_info_command(CLI::App& app) {
         std::string strategy = "auto";
     };
     auto args = std::make_shared<Args>();
-    auto* n = cmd->add_option("--n", args->n, "Transform length to plan")->check(integer_in(1, kMaxCount));
+    auto* n =
+        cmd->add_option("--n", args->n, "Transform length to plan")->transform(integer_in(1, kMaxCount));
     cmd->add_option("--batch", args->batch, "Transforms in the batch (with --n)")
-        ->check(integer_in(1, kMaxCount))
+        ->transform(integer_in(1, kMaxCount))
         ->needs(n);
     auto* shape = cmd->add_option("--shape", args->shape,
                                   "Plan numpy.fft.fftn of a C-order array of this shape: 512x512, 8x64x64")
@@ -153,7 +154,7 @@ void add_info_command(CLI::App& app) {
                   "--real --inverse")
         ->needs(real);
     cmd->add_option("--max-pass-length", args->max_pass, "Longest pass the planner may use (0: device limit)")
-        ->check(integer_in(0, kMaxCount));
+        ->transform(integer_in(0, kMaxCount));
     cmd->add_option("--strategy", args->strategy,
                     "How the plan computes, as twiddle fft --strategy (default: auto)")
         ->type_name("auto|portable|subgroups|dft")

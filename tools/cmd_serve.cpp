@@ -215,10 +215,10 @@ void add_serve_command(CLI::App& app) {
                                        "The diffraction demo as a local web page: a gap selector, a pass "
                                        "slider, the GPU time, the timing chart");
     cmd->add_option("--port", args->port, "TCP port (default 8080; 0: any free one, printed)")
-        ->check(CLI::Range(0, 65535));
+        ->transform(integer_in(0, 65535));
     cmd->add_option("--host", args->host, "Address to listen on (default 127.0.0.1: this machine only)");
     cmd->add_option("--size", args->size, "Cells on a side, a power of two from 16 to 2048 (default 512)")
-        ->check(diffraction::size_validator());
+        ->transform(diffraction::size_validator());
     cmd->callback([args] { run_serve(*args); });
 }
 

@@ -27,30 +27,21 @@ struct ShtArgs {
     bool complex_path = false;
 };
 
-// Parses a count given on the command line (--nphi, --mmax): digits only, so that "-1" is not
-// taken for 2^64 - 1; throws twiddle::Error otherwise, and for 0 unless `zero` allows it.
-uint64_t parse_count(const std::string& text, bool zero) {
-    const auto n = parse_decimal(text);
-    if (!n || (*n == 0 && !zero))
-        throw Error("'" + text + "' is not " + (zero ? "a non-negative" : "a positive") + " integer");
-    return *n;
-}
-
-uint64_t parse_nphi(const std::string& text) { return parse_count(text, false); }
-uint64_t parse_mmax(const std::string& text) { return parse_count(text, true); }
-
-// Parses --radix: 0 (the planner's choice), 2, 4, 8, 16 or 32; throws twiddle::Error otherwise.
-uint32_t parse_radix(const std::string& text) {
-    const uint64_t r = parse_count(text, true);
-    if (r != 0 && r != 2 && r != 4 && r != 8 && r != 16 && r != 32)
+// Checks --radix (after integer_in): 0 (the planner's choice), 2, 4, 8, 16 or 32; throws
+// twiddle::Error otherwise.
+void check_radix(const std::string& text) {
+    const auto r = parse_decimal(text);
+    if (!r || (*r != 0 && *r != 2 && *r != 4 && *r != 8 && *r != 16 && *r != 32))
         throw Error("radix must be 0 (the planner's choice), 2, 4, 8, 16 or 32, got " + text);
-    return static_cast<uint32_t>(r);
 }
 
 sht::StageOptions stage_options(const ShtArgs& args) {
     sht::StageOptions options;
     options.strategy = sht::parse_strategy(args.strategy);
-    options.fft.max_radix = args.radix;  // checked by parse_radix
+    // Options of the fft strategy that the direct sum would ignore.
+    if (options.strategy == sht::Strategy::dft && (args.radix != 0 || args.complex_path))
+        throw Error("--radix and --complex-path apply to --strategy fft only");
+    options.fft.max_radix = args.radix;  // checked by check_radix
     options.fft.real_path = args.complex_path ? RealPath::full_length : RealPath::half_length;
     return options;
 }
@@ -115,7 +106,7 @@ void run_synthesis(const ShtArgs& args) {
     const Extents e =
         extents("sht-synth", args.in, array, "(mmax + 1, nlat)", "orders (mmax + 1)", "latitudes");
     const uint64_t mmax = e.rows - 1;
-    if (args.nphi == 0) throw Error("--nphi must be at least 1");  // parse_nphi refuses it too
+    if (args.nphi == 0) throw Error("--nphi must be at least 1");  // integer_in refuses it too
     // 2 mmax < nphi, without overflow: mmax <= (nphi - 1) / 2.
     if (mmax > (args.nphi - 1) / 2)
         throw Error(args.in + " (shape " + shape_name(array.shape) + ") holds orders up to mmax " +
@@ -187,7 +178,8 @@ void add_stage_options(CLI::App* cmd, ShtArgs& args) {
                     "With --strategy fft: the largest butterfly, 2, 4, 8, 16 or 32; 0: the planner's choice "
                     "(default: 0). Other prime factors of nphi take their own radices")
         ->type_name("0|2|4|8|16|32")
-        ->check(parsed_by(parse_radix));
+        ->transform(integer_in(0, 32))
+        ->check(parsed_by(check_radix));
     cmd->add_flag("--complex-path", args.complex_path,
                   "With --strategy fft and even nphi: transform each latitude as nphi complex points instead "
                   "of packing it into nphi / 2 (for comparison; the result is the same up to rounding)");
@@ -219,7 +211,7 @@ void add_sht_commands(CLI::App& app) {
         cmd->add_option("--nphi", args->nphi, "Points per latitude (longitudes) of the output: 2 mmax < nphi")
             ->required()
             ->type_name("N")
-            ->check(parsed_by(parse_nphi));
+            ->transform(integer_in(1, kMaxCount));
         add_stage_options(cmd, *args);
         cmd->callback([args] { run_synthesis(*args); });
     }
@@ -243,7 +235,7 @@ void add_sht_commands(CLI::App& app) {
         cmd->add_option("--mmax", args->mmax, "The highest order kept: 2 mmax < nphi")
             ->required()
             ->type_name("M")
-            ->check(parsed_by(parse_mmax));
+            ->transform(integer_in(0, kMaxCount));
         add_stage_options(cmd, *args);
         cmd->callback([args] { run_analysis(*args); });
     }

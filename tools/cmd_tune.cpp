@@ -72,14 +72,14 @@ void add_tune_command(CLI::App& app) {
     auto a = std::make_shared<Args>();
     cmd->add_option("--n", a->lengths, "Lengths to tune: 1024,4096")
         ->delimiter(',')
-        ->check(integer_in(1, kMaxCount));
+        ->transform(integer_in(1, kMaxCount));
     cmd->add_flag("--f64", a->f64, "Double precision instead of single");
     CLI::Option* real = cmd->add_flag("--real", a->real, "r2c transforms");
     cmd->add_flag("--inverse", a->inverse, "With --real: c2r transforms, tuned apart from r2c")->needs(real);
     cmd->add_option("--total", a->total_log2, "log2 of the values per timed problem (default 26)")
-        ->check(CLI::Range(4, 28));
+        ->transform(integer_in(4, 28));
     cmd->add_option("--reps", a->reps, "Timed executions per variant, median kept (default 10)")
-        ->check(CLI::Range(1, 1000));
+        ->transform(integer_in(1, 1000));
     cmd->add_flag("--list", a->list, "Print the choices the disk cache holds for this device");
     cmd->add_flag("--clear", a->clear, "Forget every choice for this device");
     cmd->add_option("--export", a->export_to, "Write the choices to FILE (text, one per line)");

@@ -3,8 +3,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <exception>
+#include <sstream>
 #include <string>
 
 #include "shape_args.hpp"
@@ -37,20 +41,53 @@ CLI::Validator parsed_by(Parse parse) {
         "");
 }
 
-// A CLI check that each value is a decimal integer from `low` to `high`. CLI11 alone reads "-5"
-// for an unsigned option as 2^64 - 5, and 2^64 or more as 2^64 - 1.
+// The largest length or count an option takes: no buffer holds 2^32 elements.
+inline constexpr uint64_t kMaxCount = 0xffffffffu;
+
+// A CLI transform (->transform, not ->check) that each value is a decimal integer from `low` to
+// `high`. CLI11 alone reads "-5" for an unsigned option as 2^64 - 5, 2^64 or more as 2^64 - 1,
+// and converts with base 0, so that "010" is 8 and "0x10" 16: each value this passes is handed
+// on to CLI11 as the digits of the number it was read as, so "010" is 10 as in a shape.
 inline CLI::Validator integer_in(uint64_t low, uint64_t high) {
     return CLI::Validator(
-        [low, high](const std::string& text) {
+        [low, high](std::string& text) {
             const auto value = parse_decimal(text);
-            if (value && *value >= low && *value <= high) return std::string();
+            if (value && *value >= low && *value <= high) {
+                text = std::to_string(*value);
+                return std::string();
+            }
             return "'" + text + "' is not an integer from " + std::to_string(low) + " to " +
                    std::to_string(high);
         },
-        "");
+        high == kMaxCount ? "" : "in [" + std::to_string(low) + " - " + std::to_string(high) + "]");
 }
-// The largest length or count an option takes: no buffer holds 2^32 elements.
-inline constexpr uint64_t kMaxCount = 0xffffffffu;
+
+// A CLI check that each value is a decimal number (as 0.5 or 5e-7: no sign, space or hex digits;
+// not NaN) from `low` to `high`, above `low` where `above_low`. CLI11's Range alone lets NaN and
+// "0x1" through.
+inline CLI::Validator number_in(double low, double high, bool above_low = false,
+                                const std::string& description = "") {
+    return CLI::Validator(
+        [=](const std::string& text) {
+            double value = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+            const auto digit = [&](size_t i) {
+                return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+            };
+            const bool digits = digit(0) || (text.starts_with('.') && digit(1));
+            if (digits && ec == std::errc() && ptr == end && (above_low ? value > low : value >= low) &&
+                value <= high)
+                return std::string();
+            std::ostringstream range;
+            if (above_low && std::isinf(high))
+                range << "a number over " << low;
+            else
+                range << (above_low ? "a number over " : "a number from ") << low << " to " << high;
+            return "'" + text + "' is not " + range.str();
+        },
+        description);
+}
 
 void add_fft_command(CLI::App& app);
 void add_convolve_command(CLI::App& app);

@@ -202,9 +202,12 @@ std::vector<std::vector<cf>> transform_by_passes(const Context& ctx, const std::
 
 CLI::Validator size_validator() {
     return CLI::Validator(
-        [](const std::string& s) {
+        [](std::string& s) {
             const auto v = parse_decimal(s);
-            if (v && *v >= 16 && *v <= 2048 && std::has_single_bit(*v)) return std::string();
+            if (v && *v >= 16 && *v <= 2048 && std::has_single_bit(*v)) {
+                s = std::to_string(*v);  // CLI11 would read "016" as octal 14 (see integer_in)
+                return std::string();
+            }
             return std::string("--size must be a power of two from 16 to 2048, got " + s);
         },
         "POW2");

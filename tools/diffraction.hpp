@@ -20,7 +20,8 @@ using cf = std::complex<float>;
 // The gaps there are, by name.
 inline constexpr const char* kGaps[] = {"one", "two", "grating", "circle"};
 
-// The check of a --size: a power of two from 16 to 2048.
+// The CLI transform (->transform) of a --size: a power of two from 16 to 2048, handed on to CLI11
+// as decimal digits (see integer_in).
 CLI::Validator size_validator();
 
 // The gap: 1 where it is open and 0 where it is wall, n x n cells row by row, centred.

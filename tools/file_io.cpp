@@ -44,15 +44,44 @@ fs::path link_target(const fs::path& requested) {
     return path;
 }
 
+// Writes all of `bytes` to `fd`; returns 0, or the errno of the write that failed.
+int write_all(int fd, std::span<const std::byte> bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        const int error = errno;
+        if (n < 0 && error == EINTR) continue;
+        if (n < 0) return error;
+        done += static_cast<size_t>(n);
+    }
+    return 0;
+}
+
 }  // namespace
 
 void write_file_atomic(const fs::path& requested, std::span<const std::byte> bytes) {
     const std::string file = requested.string();
     if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
+    // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place, as a shell's
+    // redirection writes it: a file renamed over it would replace the node itself.
+    struct stat node {};
+    if (::stat(requested.c_str(), &node) == 0 && !S_ISREG(node.st_mode) && !S_ISDIR(node.st_mode)) {
+        FileDescriptor fd(::open(requested.c_str(), O_WRONLY | O_CLOEXEC));
+        if (fd.get() < 0) throw Error(file + ": cannot open for writing: " + errno_text(errno));
+        if (const int error = write_all(fd.get(), bytes); error != 0)
+            throw Error(file + ": cannot write: " + errno_text(error));
+        if (const int error = fd.close(); error != 0)
+            throw Error(file + ": cannot close: " + errno_text(error));
+        return;
+    }
     // Through symbolic links, replace the file they end at, as writing through them would.
     const fs::path path = link_target(requested);
     struct stat existing {};
     const bool replaces = ::stat(path.c_str(), &existing) == 0;
+    // A file the user may not write stays as it is, as with a shell's redirection (the rename
+    // below needs only the directory's permission).
+    if (replaces && !S_ISDIR(existing.st_mode) && ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0)
+        throw Error(file + ": cannot write: " + errno_text(errno));
 
     // A name no one else uses, in the target's directory so that the rename cannot cross file
     // systems. O_EXCL refuses to reuse an existing file.
@@ -78,14 +107,8 @@ void write_file_atomic(const fs::path& requested, std::span<const std::byte> byt
         return Error(file + ": cannot " + action + " (" + temporary.string() + "): " + errno_text(error));
     };
 
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-        const int error = errno;
-        if (n < 0 && error == EINTR) continue;
-        if (n < 0) throw fail("write the temporary file", error);
-        done += static_cast<size_t>(n);
-    }
+    if (const int error = write_all(fd.get(), bytes); error != 0)
+        throw fail("write the temporary file", error);
     // A replaced file keeps its permissions.
     if (replaces && ::fchmod(fd.get(), existing.st_mode & 07777) != 0)
         throw fail("set the permissions of the temporary file", errno);

@@ -29,9 +29,11 @@ private:
 
 // Writes `bytes` to `path` through a temporary file in the same directory that is synced and
 // renamed into place, so that readers see the old file or the whole new one. A replaced file
-// keeps its permissions; through symbolic links the file they end at is replaced (or made, for
-// a link to a missing file in a directory that exists). On failure the temporary file is
-// removed, `path` is left as it was, and twiddle::Error names the file.
+// keeps its permissions, and one the user may not write is refused; through symbolic links the
+// file they end at is replaced (or made, for a link to a missing file in a directory that
+// exists). On failure the temporary file is removed, `path` is left as it was, and
+// twiddle::Error names the file. A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written
+// in place instead, as a shell's redirection would.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // The files a command writes as one set (pictures, a table and its chart). Each is written

@@ -3,9 +3,12 @@
 Usage: python3 fft_cli_test.py PATH/TO/twiddle [unittest arguments]
 """
 
+import io
 import json
 import os
+import stat
 import subprocess
+import threading
 
 import numpy as np
 
@@ -528,6 +531,32 @@ class Refusals(CliTest):
         self.expect_failure(["bench", "--sht", "4x16x99999999999999999999999"], "is not NLATxNPHIxMMAX",
                             exit_code=2)
 
+    def test_counts_are_decimal(self):
+        # A leading zero is a decimal digit, as in a shape: CLI11 alone read "010" as octal 8.
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        spectrum = np.fft.rfft(random_complex64((10,), seed=31).real).astype(np.complex64)
+        np.save(x_path, spectrum)
+        run = self.twiddle("fft", x_path, y_path, "--real", "--inverse", "--n", "010")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        expected = np.fft.irfft(spectrum.astype(np.complex128), n=10)
+        self.assertLess(relative_error(np.load(y_path), expected), 1e-6)
+        run = self.twiddle("info", "--n", "08", "--batch", "010")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        plan = json.loads(run.stdout)["plan"]
+        self.assertEqual((plan["length"], plan["batch"]), (8, 10))
+        os.remove(y_path)
+        for args in (["bench", "--total", "0x10"], ["bench", "--reps", "1e3"], ["tune", "--n", "0x10"]):
+            with self.subTest(args=args):
+                self.expect_failure(args, "is not an integer from", exit_code=2)
+        for value in ("nan", "0x1", " 0", "-1", "1e999", "inf"):
+            with self.subTest(warmup=value):
+                self.expect_failure(["bench", "--warmup", value], f"--warmup: '{value}' is not a number from 0 to 60",
+                                    exit_code=2)
+        for value in ("0", "-1", "nan", "inf", "+1"):
+            with self.subTest(max_error=value):
+                self.expect_failure(["bench", "--max-error", value],
+                                    f"--max-error: '{value}' is not a number over 0", exit_code=2)
+
     def test_irfft_output_no_buffer_holds(self):
         # Refused before anything is allocated or written (such an --n once wrapped a size to 0).
         x_path, y_path = self.path("x.npy"), self.path("y.npy")
@@ -579,6 +608,45 @@ class Refusals(CliTest):
         os.mkdir(self.path("out"))
         self.expect_failure(["fft", x_path, self.path("out")], "Is a directory", exit_code=1)
         self.assertEqual(os.listdir(self.path("out")), [])
+
+    def test_output_to_a_fifo(self):
+        # A pipe (as /dev/stdout, or a device as /dev/null) is written in place, as a shell's
+        # redirection would: renaming a file over it replaced the node.
+        x_path, fifo = self.path("x.npy"), self.path("fifo")
+        x = random_complex64((3, 16), seed=15)
+        np.save(x_path, x)
+        os.mkfifo(fifo)
+        received = []
+        reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()), daemon=True)
+        reader.start()
+        run = self.twiddle("fft", x_path, fifo)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+        reader.join(timeout=60)
+        self.assertEqual(len(received), 1)
+        y = np.load(io.BytesIO(received[0]))
+        self.assertLess(relative_error(y, np.fft.fft(x.astype(np.complex128))), 1e-6)
+
+    def test_read_only_output_is_refused(self):
+        # As with a shell's redirection, a file the user may not write stays as it was (renaming
+        # over it needs only the directory's permission). Root may write any file, so as root the
+        # command runs as nobody.
+        x_path, y_path = self.path("x.npy"), self.path("y.npy")
+        np.save(x_path, random_complex64((8,), seed=16))
+        with open(y_path, "wb") as f:
+            f.write(b"precious")
+        os.chmod(y_path, 0o444)
+        as_user = []
+        if os.geteuid() == 0:
+            os.chmod(self.dir, 0o777)
+            as_user = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        run = subprocess.run([*as_user, cli_test_common.TWIDDLE, "fft", x_path, y_path], capture_output=True,
+                             text=True, timeout=120, env=dict(os.environ, TWIDDLE_CACHE_DIR="off"))
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertEqual(run.stderr, f"twiddle: error: {y_path}: cannot write: Permission denied\n")
+        with open(y_path, "rb") as f:
+            self.assertEqual(f.read(), b"precious")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["x.npy", "y.npy"])
 
     def test_failure_keeps_existing_output(self):
         x_path, y_path = self.path("x.npy"), self.path("y.npy")
