@@ -127,12 +127,19 @@ Row run_case(Buffers& buffers, TwiddlePeer& peer, const BenchCase& c, const Benc
 
 // "NLATxNPHIxMMAX" as a grid.
 sht::Grid parse_sht_case(const std::string& text) {
-    // NLATxNPHI as a shape (extents >= 1), then MMAX, which may be 0.
+    // NLATxNPHI as a shape (extents >= 1), then MMAX, which may be 0. The message quotes the
+    // whole case, whichever part is wrong.
+    const std::string malformed = "--sht case '" + text + "' is not NLATxNPHIxMMAX";
     const size_t last = text.rfind('x');
-    const std::string mmax = last == std::string::npos ? "" : text.substr(last + 1);
-    const auto parts = parse_shape(text.substr(0, last == std::string::npos ? 0 : last));
-    const auto m = parse_decimal(mmax);
-    if (parts.size() != 2 || !m) throw Error("--sht case '" + text + "' is not NLATxNPHIxMMAX");
+    if (last == std::string::npos) throw Error(malformed);
+    const auto m = parse_decimal(std::string_view(text).substr(last + 1));
+    std::vector<uint64_t> parts;
+    try {
+        parts = parse_shape(text.substr(0, last));
+    } catch (const Error& e) {
+        throw Error(malformed + ": " + e.what());
+    }
+    if (parts.size() != 2 || !m) throw Error(malformed);
     return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = *m};
 }
 

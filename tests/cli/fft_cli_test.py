@@ -528,8 +528,10 @@ class Refusals(CliTest):
         for option in ("--shapes", "--convolve"):
             self.expect_failure(["bench", option, "4294967296x4294967296"], "has more than 2^60 elements",
                                 exit_code=2)
-        self.expect_failure(["bench", "--sht", "4x16x99999999999999999999999"], "is not NLATxNPHIxMMAX",
-                            exit_code=2)
+        for case in ("4x16x99999999999999999999999", "abc", "0x8x3", "4x16x"):
+            with self.subTest(sht=case):
+                self.expect_failure(["bench", "--sht", case], f"--sht case '{case}' is not NLATxNPHIxMMAX",
+                                    exit_code=2)
 
     def test_counts_are_decimal(self):
         # A leading zero is a decimal digit, as in a shape: CLI11 alone read "010" as octal 8.
