@@ -22,7 +22,7 @@ struct ConvolveArgs {
     std::string a;
     std::string b;
     std::string out;
-    std::string axes = "-1";
+    std::string axes;  // empty: the last axis
 };
 
 // The array's elements as T (a real or complex type of the working precision); reals become
@@ -94,8 +94,9 @@ void run_convolve(const ConvolveArgs& args) {
     if (a.shape != b.shape)
         throw Error(args.a + " has shape " + shape_name(a.shape) + " and " + args.b + " has shape " +
                     shape_name(b.shape) + "; convolve needs equal shapes");
-    const std::vector<int> axes = parse_axes(args.axes);
-    check_axes(args.a, a.shape, args.axes, axes);
+    const std::vector<int> axes = parse_axes(args.axes.empty() ? "-1" : args.axes);
+    check_axes(args.a, a.shape, args.axes.empty() ? "the last axis (the default)" : "--axes " + args.axes,
+               axes);
     // numpy's promotion: complex if either is, double if either is.
     const bool complex = a.dtype.kind == 'c' || b.dtype.kind == 'c';
     const bool f64 = a.dtype == npy::kFloat64 || a.dtype == npy::kComplex128 || b.dtype == npy::kFloat64 ||

@@ -51,7 +51,7 @@ std::vector<int> check_fft(const FftArgs& args, const npy::NpyArray& array) {
     std::vector<int> axes;
     if (args.has_axes) {
         const std::vector<int> listed = parse_axes(args.axes);
-        check_axes(args.in, array.shape, args.axes, listed);
+        check_axes(args.in, array.shape, "--axes " + args.axes, listed);
         for (int a : listed) axes.push_back(a < 0 ? a + rank : a);
         if (listed.empty())
             for (int k = 0; k < rank; ++k) axes.push_back(k);

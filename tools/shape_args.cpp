@@ -64,10 +64,10 @@ std::vector<int> parse_axes(const std::string& text) {
     return *axes;
 }
 
-void check_axes(const std::string& file, const std::vector<uint64_t>& shape, const std::string& axes_text,
+void check_axes(const std::string& file, const std::vector<uint64_t>& shape, const std::string& axes_named,
                 const std::vector<int>& axes) {
     const int rank = static_cast<int>(shape.size());
-    const std::string where = file + " (shape " + shape_name(shape) + "): --axes " + axes_text + ": ";
+    const std::string where = file + " (shape " + shape_name(shape) + "): " + axes_named + ": ";
     std::vector<bool> transformed(shape.size(), axes.empty());
     std::vector<int> named(shape.size(), 0);
     for (int a : axes) {

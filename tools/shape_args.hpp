@@ -27,8 +27,9 @@ std::vector<int> parse_axes(const std::string& text);
 
 // Checks the `axes` of `shape` to transform (all of them for an empty list) as numpy does: each
 // in [-rank, rank), none named twice, and none of length 0 (there is no transform of no points).
-// Axes that are not transformed may have length 0. Errors name `file` and `axes_text`.
-void check_axes(const std::string& file, const std::vector<uint64_t>& shape, const std::string& axes_text,
+// Axes that are not transformed may have length 0. Errors name `file` and `axes_named`, the axes
+// as the command line gave them ("--axes 0,2").
+void check_axes(const std::string& file, const std::vector<uint64_t>& shape, const std::string& axes_named,
                 const std::vector<int>& axes);
 
 }  // namespace twiddle::cli

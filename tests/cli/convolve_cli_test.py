@@ -84,6 +84,10 @@ class Convolve(cli_test_common.CliTest):
             (np.zeros((), np.float32), np.zeros((), np.float32), [], "0-d array"),
             (np.zeros((2, 8), np.float32), np.zeros((2, 8), np.float32), ["--axes", "2"], "out of range"),
             (np.zeros((2, 8), np.float32), np.zeros((2, 8), np.float32), ["--axes", "1,1"], "repeated"),
+            (np.zeros((5, 0), np.float32), np.zeros((5, 0), np.float32), [],
+             "(shape 5x0): the last axis (the default): axis 1 has length 0"),
+            (np.zeros((0, 5), np.float32), np.zeros((0, 5), np.float32), ["--axes", "0"],
+             "(shape 0x5): --axes 0: axis 0 has length 0"),
         ]:
             np.save(a_path, a)
             np.save(b_path, b)
