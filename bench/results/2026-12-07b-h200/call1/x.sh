@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Forty-seventh run, first call: issue 6's whole sweep (sweep_issue6) of twiddle (3665b0f) beside
 # cuFFT in the same call, both timed in two rounds of 0.5 s warm-ups, each round's median now
-# written (round_ms); then `twiddle tune` at the lengths below 1.0x cuFFT in the forty-fifth run
+# written (round_ms); then `twiddle tune` at five of the lengths below 1.0x cuFFT in the forty-fifth run
 # (c2c and r2c), and those lengths again with the tuner's choices, which plans with default
 # options take from the disk cache (on an H200 only). nvidia-smi samples the GPU beside them
 # (sample_gpu).
@@ -19,10 +19,10 @@ if ! grep -q H200 $OUT/gpu.txt; then
   print_issue6
   exit 0
 fi
-C=2048,4096,8192,16384,32768,262144,1048576,8388608,1000,1536
-R=1024,2048,4096,65536
-run tune 150 twiddle tune --n $C
-run tune-r2c 70 twiddle tune --real --n $R
+C=2048,4096,8192,32768,1048576
+R=2048,4096
+run tune 110 twiddle tune --n $C
+run tune-r2c 45 twiddle tune --real --n $R
 run tuned 40 twiddle bench --warmup 0.5 --n $C --out $OUT/tuned.csv
 run tuned-r2c 25 twiddle bench --warmup 0.5 --real --n $R --out $OUT/tuned-r2c.csv
 .h200/twiddle tune --list > $OUT/tune-list.log 2>&1
