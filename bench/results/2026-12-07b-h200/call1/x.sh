@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Forty-seventh run, first call: issue 6's whole sweep (sweep_issue6) of twiddle (3665b0f) beside
 # cuFFT in the same call, both timed in two rounds of 0.5 s warm-ups, each round's median now
-# written (round_ms); then `twiddle tune` at five of the lengths below 1.0x cuFFT in the forty-fifth run
-# (c2c and r2c), and those lengths again with the tuner's choices, which plans with default
-# options take from the disk cache (on an H200 only). nvidia-smi samples the GPU beside them
-# (sample_gpu).
+# written (round_ms); then, on an H200 only, `twiddle tune` at five c2c and two r2c lengths
+# below 1.0x cuFFT in the forty-fifth run, and those lengths again with the tuner's choices,
+# which plans with default options take from the disk cache. nvidia-smi samples the GPU beside
+# them (sample_gpu).
 set -u
 source bench/h200-env.sh  # pack_out, save, run, sample_gpu, stop_sampling, sweep_issue6, print_issue6
 pack_out
