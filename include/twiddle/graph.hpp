@@ -114,7 +114,7 @@ struct MultiplyOptions {
 // Operations fused into an FFT node's kernels (FftCallbacks: GLSL applied as its first pass
 // loads and its last pass stores, with no pass of their own), and the array their operand_at()
 // reads: one chunk, at an offset that is a multiple of the device's minStorageBufferOffsetAlignment.
-struct FusedOps {
+struct TWIDDLE_API FusedOps {
     FftCallbacks callbacks;
     std::optional<ChunkedView> operand;
     // The operand's elements the callbacks read at least, checked by compile() (a product checks
@@ -184,7 +184,8 @@ public:
     uint64_t size(const Resource& r) const;
 
     // Nodes. Each returns its handle; arguments are checked when compile() runs, which throws
-    // twiddle::Error naming the node. `count` counts elements of `type`.
+    // twiddle::Error naming the node (enum values and fftshift's axes already as the node is
+    // added). `count` counts elements of `type`.
 
     // The transform of `desc` (any plan: c2c, r2c, c2r, N-D, guru layouts) from `in` to `out`.
     // In place when both are the same single view (which needs desc.same_layouts()); otherwise

@@ -179,7 +179,7 @@ TWIDDLE_API std::string_view to_string(RealStep step);
 // point r of column t by W_{span*radix}^{(t mod span) * r}, does a `radix`-point DFT of the
 // column, and stores result r at (t - t mod span) * radix + t mod span + r * span (Stockham
 // autosort). The first pass has span 1; each pass multiplies span by its radix.
-struct PassKernel {
+struct TWIDDLE_API PassKernel {
     KernelKind kind = KernelKind::stockham;
     Precision precision = Precision::f32;
     uint32_t length = 1;        // points in the whole transform

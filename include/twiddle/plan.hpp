@@ -34,7 +34,7 @@ struct TuneOptions;
 //
 //   FftCallbacks window{.load = "return value * operand_at(index % 4096u);",
 //                       .operand = true, .operand_type = DataType::float32};
-struct FftCallbacks {
+struct TWIDDLE_API FftCallbacks {
     std::string load;
     std::string store;
     bool operand = false;

@@ -36,7 +36,7 @@
 namespace twiddle::sht {
 
 // The problem: `fields` fields of nlat rows of nphi points, band-limited to orders m <= mmax.
-struct Grid {
+struct TWIDDLE_API Grid {
     uint64_t nlat = 1;
     uint64_t nphi = 1;
     uint64_t mmax = 0;  // 2 mmax < nphi

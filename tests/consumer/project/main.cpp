@@ -18,6 +18,39 @@ constexpr uint64_t kLength = 64;
 constexpr uint64_t kBatch = 3;
 constexpr double kBound = 1e-5;  // relative to the largest bin
 
+// The public structs' member functions that are defined in the library: each must be exported.
+bool check_public_members(const twiddle::Context& ctx) {
+    bool ok = true;
+    auto expect = [&ok](bool holds, const char* what) {
+        if (!holds) std::fprintf(stderr, "%s\n", what);
+        ok = ok && holds;
+    };
+    bool refused = false;
+    try {
+        twiddle::sht::Grid no_rows;
+        no_rows.nlat = 0;
+        no_rows.validate();
+    } catch (const twiddle::Error&) {
+        refused = true;
+    }
+    expect(refused, "sht::Grid::validate accepted nlat = 0");
+    twiddle::FftCallbacks product;
+    product.operand = true;
+    product.multiply = true;
+    expect(!product.store_body(twiddle::Precision::f32).empty(), "FftCallbacks::store_body is empty");
+    twiddle::Graph graph(ctx);
+    const twiddle::Resource operand = graph.transient(kLength * 8);
+    expect(twiddle::FusedOps::multiply_store(operand, twiddle::Precision::f32).callbacks.multiply,
+           "FusedOps::multiply_store made no product");
+    expect(twiddle::FusedOps::window_load(operand, twiddle::Precision::f32, kLength).callbacks.operand,
+           "FusedOps::window_load reads no operand");
+    const twiddle::LogicalPlan logical = twiddle::plan(twiddle::FftDesc(kLength, kBatch), ctx.caps());
+    const twiddle::PassKernel& kernel = logical.passes.at(0).kernel;
+    expect(kernel.packed_src() && kernel.packed_dst() && kernel.place(0).src == 0,
+           "PassKernel's layout of a packed batch");
+    return ok;
+}
+
 bool check() {
     const twiddle::Context ctx;
     const twiddle::Plan plan(ctx, twiddle::FftDesc(kLength, kBatch));
@@ -61,6 +94,7 @@ bool check() {
         std::fprintf(stderr, "the direct sum of 65537 points did not throw twiddle::UnsupportedError\n");
         ok = false;
     }
+    ok = check_public_members(ctx) && ok;
     for (const std::string& message : ctx.take_validation_messages()) {
         std::fprintf(stderr, "validation: %s\n", message.c_str());
         ok = false;
