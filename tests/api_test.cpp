@@ -83,6 +83,21 @@ TEST_F(Api, RecordRefusesBadBuffersBeforeRecording) {
         EXPECT_THROW(multi.record(cmd, b.view(), b.view(), a.view(2 * bytes + 4, bytes), Direction::forward),
                      Error);
     });
+    // A product callback reads its period's operand elements, or one per output element.
+    const FftCallbacks product{.operand = true, .multiply = true};
+    FftCallbacks periodic = product;
+    periodic.multiply_period = 64;
+    const Plan whole(ctx, FftDesc(64, 2), {}, product), per_row(ctx, FftDesc(64, 2), {}, periodic);
+    Buffer operand(ctx, 128 * 8);
+    ctx.submit([&](VkCommandBuffer cmd) {
+        auto record = [&](const Plan& p, uint64_t operand_elements) {
+            p.record(cmd, a.view(0, 1024), b.view(0, 1024), none, Direction::forward,
+                     operand.view(0, operand_elements * 8));
+        };
+        EXPECT_THROW(record(whole, 127), Error);
+        EXPECT_THROW(record(per_row, 63), Error);
+        EXPECT_NO_THROW(record(per_row, 64));
+    });
     // execute() checks the same before allocating or submitting anything.
     EXPECT_THROW(plan.execute(a.view(0, bytes), a.view(8, bytes), Direction::forward), Error);
     EXPECT_THROW(plan.execute(a.view(0, bytes - 8), b.view(), Direction::forward), Error);
@@ -103,6 +118,21 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_THROW(b.download(host.data(), 64, 8), Error);
     EXPECT_THROW(b.view(72), Error);
     EXPECT_THROW(b.fill(0, 2, 8), Error);
+    EXPECT_THROW(b.upload(nullptr, 16), Error);
+    EXPECT_THROW(b.download(nullptr, 16), Error);
+    b.upload(nullptr, 0);  // nothing to copy
+    EXPECT_THROW(ctx.submit({}), Error);
+    // Enum arguments that are none of their type's values (cast integers), and a length of 0.
+    EXPECT_THROW(Plan(ctx, FftDesc(64)).scratch_bytes(static_cast<Placement>(7)), Error);
+    EXPECT_THROW(
+        Plan(
+            ctx, FftDesc(64).with_precision(Precision::f64), {},
+            FftCallbacks{.load = "return value;", .operand = true, .operand_type = static_cast<DataType>(9)}),
+        Error);
+    EXPECT_THROW(scale_factor(Normalization::backward, Direction::inverse, 0), Error);
+    EXPECT_THROW(scale_factor(static_cast<Normalization>(3), Direction::inverse, 8), Error);
+    EXPECT_EQ(to_string(static_cast<Precision>(9)), "?");
+    EXPECT_EQ(to_string(static_cast<Placement>(9)), "?");
     // Planner options outside their domains.
     EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.max_radix = 64}), Error);
     EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.max_radix = 6}), Error);
@@ -112,6 +142,26 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_THROW(Context(ContextOptions{.device = "99"}), Error);
     EXPECT_THROW(Context(ContextOptions{.device = "99999999999999999999999"}), Error);
     EXPECT_THROW(Context(ContextOptions{.device = "no such device name"}), Error);
+}
+
+// A Buffer of another context's device would be bound to this device's kernels: the calls that
+// take a Buffer refuse it.
+TEST_F(Api, BuffersOfAnotherDeviceAreRefused) {
+    Context& ctx = testing::device();
+    const Context other;
+    const Plan plan(ctx, FftDesc(16, 4));
+    Buffer mine(ctx, plan.desc().bytes()), theirs(other, plan.desc().bytes());
+    EXPECT_THROW(plan.execute(theirs, mine, Direction::forward), Error);
+    EXPECT_THROW(plan.execute(mine, theirs, Direction::forward), Error);
+    Graph g(ctx);
+    EXPECT_THROW(g.external(theirs), Error);
+    const sht::Grid grid{.nlat = 2, .nphi = 16, .mmax = 7};
+    const sht::FourierStage stage(ctx, grid);
+    Buffer fm(other, grid.spectral_bytes()), spat(ctx, grid.spatial_bytes());
+    EXPECT_THROW(stage.synthesize(fm, spat), Error);
+    EXPECT_THROW(stage.analyze(spat, fm), Error);
+    plan.execute(mine, mine, Direction::forward);  // of its own device
+    EXPECT_TRUE(other.take_validation_messages().empty());
 }
 
 // A handle that was moved from holds nothing: its methods, and objects made from it, throw
@@ -429,6 +479,7 @@ TEST(Wrap, RunsOnACallersDevice) {
     VkQueue queue = VK_NULL_HANDLE;
     vkGetDeviceQueue(device, family, 0, &queue);
     {
+        EXPECT_THROW(Context::wrap(instance, pd, device, families, queue), Error);  // no such family
         const Context ctx = Context::wrap(instance, pd, device, family, queue);
         EXPECT_EQ(ctx.device(), device);
         EXPECT_LE(forward_error(ctx, Plan(ctx, FftDesc(512, 2)), 3), 5e-7);

@@ -514,6 +514,22 @@ TEST_F(Dist, TooSmallABufferFailsEveryRank) {
     EXPECT_THROW(plan.execute(out, in, Direction::inverse), Error);
 }
 
+TEST_F(Dist, ABufferOfAnotherDeviceFailsEveryRank) {
+    const int P = ranks_of(), me = rank_of();
+    const std::vector<uint64_t> shape = {8, 6};
+    const DistPlan plan(device(), MPI_COMM_WORLD, DistDesc{.shape = shape}, slab_boxes(shape, P, 0)[me]);
+    const Context other;
+    Buffer in(device(), plan.in_bytes()), out(me == 0 ? other : device(), plan.out_bytes());
+    try {
+        plan.execute(in, out, Direction::forward);
+        ADD_FAILURE() << "execute() did not throw";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("the output buffer was made on another Context's device"), std::string::npos)
+            << what;
+    }
+}
+
 }  // namespace
 }  // namespace twiddle::dist
 

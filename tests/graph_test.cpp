@@ -905,6 +905,13 @@ TEST_F(GraphTest, CompileRefusesBadNodes) {
         g.multiply(ra, ra, rb, 16, DataType::float32, DataType::complex64);
     });
     refused([](Graph& g, Resource ra, Resource rb) { g.scale(ra, rb, 0, DataType::complex64, 2); });
+    // Counts whose bytes wrap past 2^64 (to 8 and to 0 bytes), not past the views' ends.
+    refused([](Graph& g, Resource ra, Resource rb) {
+        g.scale(ra, rb, (uint64_t(1) << 61) + 1, DataType::complex64, 2);
+    });
+    refused([](Graph& g, Resource ra, Resource rb) {
+        g.multiply(ra, ra, rb, uint64_t(1) << 60, DataType::complex128);
+    });
     refused([](Graph& g, Resource ra, Resource rb) { g.copy(ra, rb, 6); });
     // FFTs: partial overlap, r2c inverse, in place between different layouts.
     refused([](Graph& g, Resource ra, Resource) {
@@ -943,6 +950,19 @@ TEST_F(GraphTest, CompileRefusesBadNodes) {
     EXPECT_THROW(g.fftshift(g.external(a), g.external(b), {4, 4}, {1, -1}, DataType::float32), Error);
     EXPECT_THROW(g.transient(0), Error);
     EXPECT_THROW(g.external(VK_NULL_HANDLE, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT), Error);
+    // So do element types and precisions that are none of their enum's values (cast integers).
+    const Resource ra = g.external(a), rb = g.external(b);
+    const auto bad_type = static_cast<DataType>(9);
+    const auto bad_precision = static_cast<Precision>(5);
+    EXPECT_THROW(g.scale(ra, rb, 16, bad_type, 2), Error);
+    EXPECT_THROW(g.multiply(ra, ra, rb, 16, DataType::complex64, bad_type), Error);
+    EXPECT_THROW(g.magnitude_squared(ra, rb, 16, bad_precision), Error);
+    EXPECT_THROW(g.log_scale(ra, rb, 16, bad_precision), Error);
+    EXPECT_THROW(g.fftshift(ra, rb, {4, 4}, {}, bad_type), Error);
+    EXPECT_THROW(g.zero_pad(ra, rb, {4}, {8}, bad_type), Error);
+    EXPECT_THROW(FusedOps::multiply_store(ra, bad_precision), Error);
+    EXPECT_THROW(FusedOps::window_load(ra, bad_precision, 16), Error);
+    EXPECT_EQ(g.stats().nodes.size(), 0u);
 }
 
 }  // namespace

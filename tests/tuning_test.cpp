@@ -280,6 +280,8 @@ TEST_F(Tuning, RefusesBadInput) {
     const Context ctx = context();
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 0), Error);
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 64, {.reps = 0}), Error);
+    EXPECT_THROW(tune(ctx, static_cast<Transform>(7), Precision::f32, 64), Error);
+    EXPECT_THROW(tune(ctx, Transform::c2c, static_cast<Precision>(5), 64), Error);
     import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
     // A bad line anywhere changes nothing.
     for (const std::string& bad :

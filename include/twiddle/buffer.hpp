@@ -33,6 +33,9 @@ public:
 
     uint64_t size() const;
     VkBuffer handle() const;
+    // The device of the Context it was made on: a plan, graph or stage takes a Buffer only of its own
+    // device, and throws twiddle::Error for another's.
+    VkDevice device() const;
     // The whole buffer, or `size` bytes from `offset` (to the end when size is 0).
     BufferView view(uint64_t offset = 0, uint64_t size = 0) const;
 

@@ -52,7 +52,8 @@ public:
     explicit Context(const ContextOptions& options = {});
 
     // Wraps a device the caller created and keeps owning; twiddle destroys none of these
-    // handles (destroying the context waits for the device to be idle). The instance must be
+    // handles (destroying the context waits for the device to be idle). `queue_family` must be
+    // one of the physical device's, with compute (twiddle::Error otherwise). The instance must be
     // for Vulkan 1.1 or later, and the device must have been created with the extensions in
     // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller either
     // submits to `queue` through submit_commands(), which takes twiddle's queue lock, or keeps it

@@ -110,7 +110,8 @@ constexpr DataType real_type(Precision p) {
     return p == Precision::f32 ? DataType::float32 : DataType::float64;
 }
 
-// The factor a transform of `length` points in direction `d` scales its output by.
+// The factor a transform of `length` points in direction `d` scales its output by. Throws
+// twiddle::Error for length 0 or a normalization that is not a Normalization value.
 TWIDDLE_API double scale_factor(Normalization n, Direction d, uint64_t length);
 
 }  // namespace twiddle

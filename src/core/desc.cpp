@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/enum_values.hpp"
 #include "twiddle/error.hpp"
 
 namespace twiddle {
@@ -89,7 +90,7 @@ FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batc
 FftDesc FftDesc::make(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform,
                       uint64_t spectrum_length, bool check_nesting) {
     if (dims.empty()) throw Error("FftDesc dims: a transform needs at least one dim");
-    if (transform != Transform::c2c && transform != Transform::r2c && transform != Transform::c2r)
+    if (!detail::is_value(transform))
         throw Error("FftDesc transform is not a Transform value: " +
                     std::to_string(static_cast<int>(transform)));
     uint64_t count = 1;
@@ -232,7 +233,7 @@ FftDesc& FftDesc::with_spectrum_length(uint64_t m) {
 }
 
 FftDesc& FftDesc::with_precision(Precision precision) {
-    if (precision != Precision::f32 && precision != Precision::f64)
+    if (!detail::is_value(precision))
         throw Error("FftDesc.precision is not a Precision value: " +
                     std::to_string(static_cast<int>(precision)));
     precision_ = precision;

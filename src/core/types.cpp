@@ -8,9 +8,21 @@
 
 namespace twiddle {
 
-std::string_view to_string(Precision p) { return p == Precision::f32 ? "f32" : "f64"; }
+std::string_view to_string(Precision p) {
+    switch (p) {
+    case Precision::f32: return "f32";
+    case Precision::f64: return "f64";
+    }
+    return "?";
+}
 
-std::string_view to_string(Direction d) { return d == Direction::forward ? "forward" : "inverse"; }
+std::string_view to_string(Direction d) {
+    switch (d) {
+    case Direction::forward: return "forward";
+    case Direction::inverse: return "inverse";
+    }
+    return "?";
+}
 
 std::string_view to_string(Normalization n) {
     switch (n) {
@@ -21,7 +33,13 @@ std::string_view to_string(Normalization n) {
     return "?";
 }
 
-std::string_view to_string(Placement p) { return p == Placement::in_place ? "in_place" : "out_of_place"; }
+std::string_view to_string(Placement p) {
+    switch (p) {
+    case Placement::in_place: return "in_place";
+    case Placement::out_of_place: return "out_of_place";
+    }
+    return "?";
+}
 
 std::string_view to_string(BufferRole r) {
     switch (r) {
@@ -93,13 +111,15 @@ Strategy parse_strategy(std::string_view name) {
 }
 
 double scale_factor(Normalization n, Direction d, uint64_t length) {
+    if (length == 0) throw Error("scale_factor: length must be at least 1");
     const double len = static_cast<double>(length);
     switch (n) {
     case Normalization::backward: return d == Direction::inverse ? 1.0 / len : 1.0;
     case Normalization::ortho: return 1.0 / std::sqrt(len);
     case Normalization::forward: return d == Direction::forward ? 1.0 / len : 1.0;
     }
-    return 1.0;
+    throw Error("scale_factor: normalization is not a Normalization value (" +
+                std::to_string(static_cast<int>(n)) + ")");
 }
 
 bool DeviceCaps::has_subgroup_operation(std::string_view op) const {

@@ -282,7 +282,8 @@ Context local_context(MPI_Comm comm, ContextOptions options) {
 }
 
 struct DistPlan::Impl {
-    MPI_Comm comm = MPI_COMM_NULL;  // a duplicate, owned
+    MPI_Comm comm = MPI_COMM_NULL;     // a duplicate, owned
+    VkDevice device = VK_NULL_HANDLE;  // the context's: execute() takes buffers of it only
     int me = 0, ranks = 1;
     DistDesc desc;
     DistOptions options;
@@ -582,6 +583,7 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
                                              m.me, m.complex_bytes, m.complex_type));
         m.onto_out = make_reshape(m.layouts.back().boxes, out_boxes, m.me, m.complex_bytes, m.complex_type);
 
+        m.device = context.device();
         const uint64_t limit =
             options.max_piece_bytes > 0
                 ? std::min<uint64_t>(options.max_piece_bytes, context.caps().max_storage_buffer_range)
@@ -689,7 +691,10 @@ void DistPlan::execute(const Buffer& in, Buffer& out, Direction direction) const
                    need_out = forward ? out_bytes() : in_bytes();
     // Every step is agreed (agree()), so that one rank's failure leaves none waiting.
     std::string why;
-    if (in.size() < need_in)
+    if (in.device() != m.device || out.device() != m.device)
+        why = std::string("the ") + (in.device() != m.device ? "input" : "output") +
+              " buffer was made on another Context's device";
+    else if (in.size() < need_in)
         why = "the input buffer holds " + std::to_string(in.size()) + " bytes of the " +
               std::to_string(need_in) + " this rank's box needs";
     else if (out.size() < need_out)

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "codegen/graph_kernels.hpp"
+#include "core/enum_values.hpp"
 #include "core/moved_from.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/plan.hpp"
@@ -100,6 +101,22 @@ uint64_t product(const std::vector<uint64_t>& shape) {
         if (n != 0 && p > ~uint64_t(0) / n) throw Error("Graph: a shape of more than 2^64 elements");
         p *= n;
     }
+    return p;
+}
+
+// Enum arguments are checked as their node is added, where the caller's value is still at hand
+// (magnitude_squared and log_scale turn a precision into element types at once); the rest at
+// compile().
+DataType checked(DataType t, const std::string& function, const char* argument = "type") {
+    if (!detail::is_value(t))
+        throw Error(function + ": " + argument + " is not a DataType value (" +
+                    std::to_string(static_cast<int>(t)) + ")");
+    return t;
+}
+Precision checked(Precision p, const char* function) {
+    if (!detail::is_value(p))
+        throw Error(std::string(function) + ": precision is not a Precision value (" +
+                    std::to_string(static_cast<int>(p)) + ")");
     return p;
 }
 
@@ -261,7 +278,7 @@ Resource Graph::external(VkBuffer buffer, uint64_t size, VkBufferUsageFlags usag
 }
 
 Resource Graph::external(const Buffer& buffer) {
-    const BufferView v = buffer.view();
+    const BufferView v = vk::whole_view(*impl().state, "Graph::external: the", buffer);
     return external(v.buffer, v.size, v.usage);
 }
 
@@ -311,7 +328,7 @@ FusedOps FusedOps::multiply_store(const ChunkedView& operand, Precision precisio
     f.callbacks.multiply_period = period;
     f.callbacks.multiply_conjugate = conjugate;
     f.callbacks.operand = true;
-    f.callbacks.operand_type = complex_type(precision);
+    f.callbacks.operand_type = complex_type(checked(precision, "FusedOps::multiply_store"));
     f.operand = operand;
     return f;
 }
@@ -323,7 +340,7 @@ FusedOps FusedOps::window_load(const ChunkedView& window, Precision precision, u
     f.callbacks.load = "return value * operand_at(index % " + std::to_string(period) + "u);";
     f.operand_elements = period;
     f.callbacks.operand = true;
-    f.callbacks.operand_type = real_type(precision);
+    f.callbacks.operand_type = real_type(checked(precision, "FusedOps::window_load"));
     f.operand = window;
     return f;
 }
@@ -338,8 +355,8 @@ Node Graph::multiply(const ChunkedView& in, const ChunkedView& operand, const Ch
     NodeSpec s(NodeKind::multiply, in, out);
     s.operand = operand;
     s.count = count;
-    s.type = s.out_type = type;
-    s.operand_type = operand_type;
+    s.type = s.out_type = checked(type, "Graph::multiply");
+    s.operand_type = checked(operand_type, "Graph::multiply", "operand_type");
     s.multiply = options;
     return impl().add(std::move(s));
 }
@@ -348,7 +365,7 @@ Node Graph::scale(const ChunkedView& in, const ChunkedView& out, uint64_t count,
                   double factor) {
     NodeSpec s(NodeKind::scale, in, out);
     s.count = count;
-    s.type = s.out_type = type;
+    s.type = s.out_type = checked(type, "Graph::scale");
     s.factor = factor;
     return impl().add(std::move(s));
 }
@@ -357,7 +374,7 @@ Node Graph::magnitude_squared(const ChunkedView& in, const ChunkedView& out, uin
                               Precision precision) {
     NodeSpec s(NodeKind::magnitude_squared, in, out);
     s.count = count;
-    s.type = complex_type(precision);
+    s.type = complex_type(checked(precision, "Graph::magnitude_squared"));
     s.out_type = real_type(precision);
     return impl().add(std::move(s));
 }
@@ -366,7 +383,7 @@ Node Graph::log_scale(const ChunkedView& in, const ChunkedView& out, uint64_t co
                       double floor) {
     NodeSpec s(NodeKind::log_scale, in, out);
     s.count = count;
-    s.type = s.out_type = real_type(precision);
+    s.type = s.out_type = real_type(checked(precision, "Graph::log_scale"));
     s.factor = floor;
     return impl().add(std::move(s));
 }
@@ -380,7 +397,7 @@ Node Graph::copy(const ChunkedView& in, const ChunkedView& out, uint64_t bytes) 
 Node Graph::fftshift(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& shape,
                      const std::vector<int>& axes, DataType type, bool inverse) {
     NodeSpec s(NodeKind::fftshift, in, out);
-    s.type = s.out_type = type;
+    s.type = s.out_type = checked(type, "Graph::fftshift");
     s.layout.in_shape = s.layout.out_shape = shape;
     s.layout.shift.assign(shape.size(), 0);
     // Axes are checked here, where their meaning depends on the shape alone; the rest at compile().
@@ -409,7 +426,7 @@ NodeSpec resize_node(NodeKind kind, const ChunkedView& in, const ChunkedView& ou
                      const std::vector<uint64_t>& in_shape, const std::vector<uint64_t>& out_shape,
                      DataType type) {
     NodeSpec s(kind, in, out);
-    s.type = s.out_type = type;
+    s.type = s.out_type = checked(type, std::string("Graph::") + kind_name(kind));
     s.layout.in_shape = in_shape;
     s.layout.out_shape = out_shape;
     s.layout.shift.assign(out_shape.size(), 0);
@@ -629,6 +646,9 @@ void Compiler::check_node(size_t i) {
             in_el = out_el = 4;
         }
         if (count == 0) throw Error(name(i) + ": count must be > 0 elements");
+        if (count > ~uint64_t(0) / std::max(in_el, out_el))
+            throw Error(name(i) + ": " + std::to_string(count) + " elements of " +
+                        std::string(to_string(n.type)) + " are more than 2^64 bytes");
         l.in = resolve(i, "input", n.in, in_el, count * in_el);
         l.out = resolve(i, "output", n.out, out_el, count * out_el);
         no_self_overlap(name(i), l.out);
@@ -686,7 +706,7 @@ void Compiler::check_node(size_t i) {
         }
         const uint32_t el = data_type_bytes(n.type);
         const uint64_t in_count = product(k.in_shape), out_count = product(k.out_shape);
-        if (in_count * el > binding_limit() || out_count * el > binding_limit())
+        if (in_count > binding_limit() / el || out_count > binding_limit() / el)
             throw UnsupportedError(name(i) + ": arrays over the device's storage-buffer range (" +
                                    std::to_string(s_.caps.max_storage_buffer_range) +
                                    " bytes) are not supported by layout nodes");

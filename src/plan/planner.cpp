@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/enum_values.hpp"
 #include "core/unit_root.hpp"
 #include "twiddle/error.hpp"
 #include "twiddle/logical_plan.hpp"
@@ -1413,6 +1414,9 @@ bool PassKernel::packed_dst() const {
 }
 
 uint64_t LogicalPlan::scratch_bytes(Placement p) const {
+    if (!detail::is_value(p))
+        throw Error("scratch_bytes: placement is not a Placement value (" +
+                    std::to_string(static_cast<int>(p)) + ")");
     return (p == Placement::in_place ? scratch_elements_in_place : scratch_elements_out_of_place) *
            complex_bytes(desc.precision());
 }

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/enum_values.hpp"
 #include "core/moved_from.hpp"
 #include "core/unit_root.hpp"
 #include "sht/direct_sum.hpp"
@@ -108,7 +109,7 @@ void Grid::validate() const {
     if (mmax > (nphi - 1) / 2)  // 2 mmax < nphi, without overflow
         throw Error("sht::Grid.mmax must be below nphi / 2 (2 mmax < nphi), got mmax " +
                     std::to_string(mmax) + " for nphi " + std::to_string(nphi));
-    if (precision != Precision::f32 && precision != Precision::f64)
+    if (!detail::is_value(precision))
         throw Error("sht::Grid.precision is not a Precision value (" +
                     std::to_string(static_cast<int>(precision)) + ")");
     // Both sides' bytes representable: fields * nlat * max(nphi, mmax + 1) * 16 < 2^64.
@@ -348,8 +349,14 @@ void FourierStage::analyze(const BufferView& spat, const BufferView& fm) const {
     impl().execute(false, spat, fm);
 }
 void FourierStage::synthesize(const Buffer& fm, const Buffer& spat) const {
-    synthesize(fm.view(), spat.view());
+    const Context::State& s = *impl().state;
+    synthesize(vk::whole_view(s, "FourierStage::synthesize: the fm", fm),
+               vk::whole_view(s, "FourierStage::synthesize: the spat", spat));
 }
-void FourierStage::analyze(const Buffer& spat, const Buffer& fm) const { analyze(spat.view(), fm.view()); }
+void FourierStage::analyze(const Buffer& spat, const Buffer& fm) const {
+    const Context::State& s = *impl().state;
+    analyze(vk::whole_view(s, "FourierStage::analyze: the spat", spat),
+            vk::whole_view(s, "FourierStage::analyze: the fm", fm));
+}
 
 }  // namespace twiddle::sht

@@ -23,6 +23,12 @@ void check_range(const char* what, uint64_t offset, uint64_t bytes, uint64_t siz
                     std::to_string(size) + " bytes");
 }
 
+void check_host(const char* what, const void* data, uint64_t bytes) {
+    if (data == nullptr && bytes > 0)
+        throw Error(std::string("Buffer::") + what + ": host memory is null for " + std::to_string(bytes) +
+                    " bytes");
+}
+
 }  // namespace
 
 Buffer::Buffer(const Context& context, uint64_t bytes) : impl_(std::make_unique<Impl>()) {
@@ -42,6 +48,7 @@ Buffer::Impl& Buffer::impl() const { return detail::held(impl_, "Buffer"); }
 
 uint64_t Buffer::size() const { return impl().buffer.size; }
 VkBuffer Buffer::handle() const { return impl().buffer.buffer.get(); }
+VkDevice Buffer::device() const { return impl().state->device; }
 
 BufferView Buffer::view(uint64_t offset, uint64_t size) const {
     const uint64_t total = impl().buffer.size;
@@ -52,12 +59,14 @@ BufferView Buffer::view(uint64_t offset, uint64_t size) const {
 
 void Buffer::upload(const void* data, uint64_t bytes, uint64_t offset) {
     check_range("upload", offset, bytes, size());
+    check_host("upload", data, bytes);
     if (bytes == 0) return;
     impl().state->stager().upload(*impl().state, data, bytes, handle(), offset);
 }
 
 void Buffer::download(void* data, uint64_t bytes, uint64_t offset) const {
     check_range("download", offset, bytes, size());
+    check_host("download", data, bytes);
     if (bytes == 0) return;
     impl().state->stager().download(*impl().state, handle(), offset, data, bytes);
 }

@@ -433,6 +433,16 @@ Context Context::wrap(VkInstance instance, VkPhysicalDevice physical_device, VkD
                       uint32_t queue_family, VkQueue queue, const ContextOptions& options) {
     if (!instance || !physical_device || !device || !queue)
         throw Error("Context::wrap needs a non-null instance, physical device, device and queue");
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> properties(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &families, properties.data());
+    if (queue_family >= families)
+        throw Error("Context::wrap: queue family " + std::to_string(queue_family) +
+                    " does not exist; the device has " + std::to_string(families));
+    if (!(properties[queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        throw Error("Context::wrap: queue family " + std::to_string(queue_family) +
+                    " does not support compute");
     auto state = std::make_shared<State>();
     state->instance = instance;
     state->physical_device = physical_device;
@@ -472,7 +482,10 @@ VkDevice Context::device() const { return state()->device; }
 VkQueue Context::queue() const { return state()->queue; }
 uint32_t Context::queue_family() const { return state()->queue_family; }
 
-void Context::submit(const std::function<void(VkCommandBuffer)>& record) const { state()->submit(record); }
+void Context::submit(const std::function<void(VkCommandBuffer)>& record) const {
+    if (!record) throw Error("Context::submit: the recording function is empty");
+    state()->submit(record);
+}
 
 void Context::submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence) const {
     if (commands.size() > std::numeric_limits<uint32_t>::max())

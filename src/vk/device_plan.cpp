@@ -8,6 +8,7 @@
 
 #include "codegen/callbacks.hpp"
 #include "codegen/pass_kernel.hpp"
+#include "core/enum_values.hpp"
 #include "core/hash.hpp"
 #include "core/moved_from.hpp"
 #include "cpu/reference.hpp"
@@ -42,8 +43,15 @@ Placement check_in_out(const Context::State& s, const FftDesc& desc, const Buffe
     const bool in_place = in.buffer == out.buffer && in.offset == out.offset;
     // In place, one range holds both sides (of different extents for real transforms).
     const uint64_t both_sides = std::max(desc.input_bytes(), desc.output_bytes());
-    vk::check_view(s, "Plan::record: input", in, in_place ? both_sides : desc.input_bytes(), element);
-    vk::check_view(s, "Plan::record: output", out, in_place ? both_sides : desc.output_bytes(), element);
+    if (in_place) {
+        vk::check_view(s, "Plan::record: input (in place, one range for both sides)", in, both_sides,
+                       element);
+        vk::check_view(s, "Plan::record: output (in place, one range for both sides)", out, both_sides,
+                       element);
+    } else {
+        vk::check_view(s, "Plan::record: input", in, desc.input_bytes(), element);
+        vk::check_view(s, "Plan::record: output", out, desc.output_bytes(), element);
+    }
     if (!in_place && vk::overlap(in, desc.input_bytes(), out, desc.output_bytes()))
         throw Error("Plan::record: input and output overlap without being the same range");
     if (in_place && !desc.same_layouts())
@@ -131,6 +139,9 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
     if ((!callbacks.store.empty() || callbacks.multiply) && desc.transform() == Transform::c2r)
         throw Error(
             "FftCallbacks.store: the output of a c2r transform is real; callbacks take complex values");
+    if (callbacks.operand && !detail::is_value(callbacks.operand_type))
+        throw Error("FftCallbacks.operand_type is not a DataType value (" +
+                    std::to_string(static_cast<int>(callbacks.operand_type)) + ")");
     if (callbacks.operand && precision_of(callbacks.operand_type) != desc.precision())
         throw Error("FftCallbacks.operand_type " + std::string(to_string(callbacks.operand_type)) +
                     " is not of the transform's precision, " + std::string(to_string(desc.precision())));
@@ -251,6 +262,12 @@ PartialResult Plan::record_passes(VkCommandBuffer cmd, const BufferView& in, con
                         std::to_string(s.caps.min_storage_buffer_offset_alignment));
         if (vk::overlap(operand, operand.size, out, desc.output_bytes()))
             throw Error("Plan::record: the operand overlaps the output");
+        // A product reads its period's elements, or one for every element of the output.
+        const uint64_t product_reads =
+            p.callbacks.multiply_period ? p.callbacks.multiply_period : desc.output_elements();
+        if (p.callbacks.multiply && operand.size / operand_element < product_reads)
+            throw Error("Plan::record: the operand holds " + std::to_string(operand.size / operand_element) +
+                        " elements; the product reads " + std::to_string(product_reads));
     } else if (!operand.empty()) {
         throw Error("Plan::record: an operand for a plan whose callbacks read none");
     }
@@ -333,7 +350,9 @@ void Plan::execute(const BufferView& in, const BufferView& out, Direction direct
 }
 
 void Plan::execute(const Buffer& in, const Buffer& out, Direction direction) const {
-    execute(in.view(), out.view(), direction);
+    const Context::State& s = *impl().state;
+    execute(vk::whole_view(s, "Plan::execute: the input", in),
+            vk::whole_view(s, "Plan::execute: the output", out), direction);
 }
 
 }  // namespace twiddle

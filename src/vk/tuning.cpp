@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "codegen/pass_kernel.hpp"
+#include "core/enum_values.hpp"
 #include "core/hash.hpp"
 #include "cpu/reference.hpp"
 #include "twiddle/buffer.hpp"
@@ -310,6 +311,12 @@ double median(std::vector<double> v) {
 
 TunedChoice tune(const Context& context, Transform transform, Precision precision, uint64_t length,
                  const TuneOptions& options) {
+    if (!detail::is_value(transform))
+        throw Error("tune: transform is not a Transform value (" +
+                    std::to_string(static_cast<int>(transform)) + ")");
+    if (!detail::is_value(precision))
+        throw Error("tune: precision is not a Precision value (" +
+                    std::to_string(static_cast<int>(precision)) + ")");
     if (length == 0) throw Error("tune: length must be at least 1");
     if (options.reps == 0) throw Error("tune: reps must be at least 1");
     const DeviceCaps& caps = context.caps();

@@ -36,4 +36,9 @@ void check_view(const Context::State& s, const std::string& what, const BufferVi
                                std::to_string(s.caps.max_storage_buffer_range));
 }
 
+BufferView whole_view(const Context::State& s, const std::string& what, const Buffer& b) {
+    if (b.device() != s.device) throw Error(what + " buffer was made on another Context's device");
+    return b.view();
+}
+
 }  // namespace twiddle::vk
