@@ -449,12 +449,13 @@ void add_bench_command(CLI::App& app) {
         app.add_subcommand("bench", "Time batched 1D, 2D and 3D complex transforms against a copy kernel");
     auto a = std::make_shared<BenchArgs>();
     cmd->add_flag("--quick", a->quick, "A small sweep for CPUs (2^16 values per case, N up to 4096)");
-    cmd->add_option("--total", a->total_log2, "log2 of the complex values per case (default 26)")
-        ->transform(integer_in(4, 29));
-    cmd->add_option("--min", a->min_log2, "log2 of the shortest length (default 3)")
-        ->transform(integer_in(0, 28));
-    cmd->add_option("--max", a->max_log2, "log2 of the longest length (default 24)")
-        ->transform(integer_in(0, 28));
+    CLI::Option* total =
+        cmd->add_option("--total", a->total_log2, "log2 of the complex values per case (default 26)")
+            ->transform(integer_in(4, 29));
+    CLI::Option* min = cmd->add_option("--min", a->min_log2, "log2 of the shortest length (default 3)")
+                           ->transform(integer_in(0, 28));
+    CLI::Option* max = cmd->add_option("--max", a->max_log2, "log2 of the longest length (default 24)")
+                           ->transform(integer_in(0, 28));
     CLI::Option* lengths = cmd->add_option("--n", a->lengths, "Lengths to run instead of the sweep")
                                ->delimiter(',')
                                ->transform(integer_in(1, kMaxCount));
@@ -464,13 +465,16 @@ void add_bench_command(CLI::App& app) {
                         "256x256,64x64x64")
             ->delimiter(',')
             ->check(parsed_by(parse_shape));
-    cmd->add_option("--reps", a->reps,
-                    "Timed repetitions per round; the median is reported, for twiddle, VkFFT and cuFFT the "
-                    "lower of two rounds' (default 20)")
-        ->transform(integer_in(5, 10000));
-    cmd->add_option("--max-error", a->max_error,
-                    "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)")
-        ->check(number_in(0, std::numeric_limits<double>::infinity(), true));
+    CLI::Option* reps =
+        cmd->add_option(
+               "--reps", a->reps,
+               "Timed repetitions per round; the median is reported, for twiddle, VkFFT and cuFFT the "
+               "lower of two rounds' (default 20)")
+            ->transform(integer_in(5, 10000));
+    CLI::Option* max_error =
+        cmd->add_option("--max-error", a->max_error,
+                        "Relative L2 error over which a case fails (default 5e-7, 1e-14 with --f64)")
+            ->check(number_in(0, std::numeric_limits<double>::infinity(), true));
     cmd->add_flag("--f64", a->f64, "Double precision (complex128) instead of single");
     CLI::Option* real = cmd->add_flag(
         "--real", a->real,
@@ -481,45 +485,56 @@ void add_bench_command(CLI::App& app) {
                       "Time the inverse transforms instead (with --real c2r, from a real array's half "
                       "spectrum to its reals), unnormalized as cuFFT's and FFTW's");
     cmd->add_option("--out", a->out, "Write results to FILE (.csv, or .json)");
-    cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
-    cmd->add_flag(
+    CLI::Option* kernel_stats =
+        cmd->add_flag("--kernel-stats", a->kernel_stats, "Print the driver's statistics of each kernel");
+    CLI::Option* pass_times = cmd->add_flag(
         "--pass-times", a->pass_times,
         "Also time each pass of multi-pass plans (the first p passes less the first p - 1, "
         "medians), and with --sht each of the two-pass stage's (the row pass alone, the m-major pass "
         "the rest): shows which pass the time goes to");
-    cmd->add_option("--copy-shared", a->copy_shared,
-                    "Also time the copy with each workgroup holding this many bytes of shared memory "
-                    "(a list): shows how shared memory limits resident workgroups")
-        ->delimiter(',')
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_option("--max-pass-length", a->options.max_pass_length,
-                    "Planner: longest pass (0: device limit)")
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)")
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_option("--workgroup", a->options.workgroup_size, "Planner: one-pass workgroup size (0: auto)")
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_option("--columns", a->options.columns_per_workgroup,
-                    "Planner: multi-pass columns per workgroup")
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_option("--shared", a->options.max_shared_memory, "Planner: shared memory per workgroup, bytes")
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
-                  "Planner: workgroup barriers only, also where a transform lies in one subgroup");
-    cmd->add_flag("!--no-subgroup-shuffles", a->options.subgroup_shuffles,
-                  "Planner: a fused split pairs its points through shared memory, not subgroup shuffles");
-    cmd->add_flag("--join-through-shared-memory", a->options.join_through_shared_memory,
-                  "Planner: a one-pass c2r kernel takes join's mirrors from shared memory, not memory");
-    cmd->add_option("--strategy", a->strategy,
-                    "Planner: auto, portable (no subgroup operations), subgroups (exchanges through "
-                    "shuffles), or dft (the direct sum)")
-        ->check(parsed_by(parse_strategy));
-    cmd->add_option("--tiles", a->options.tiles_per_workgroup,
-                    "Planner: tiles each workgroup transforms (0: auto)")
-        ->transform(integer_in(0, kMaxCount));
-    cmd->add_flag(
+    CLI::Option* copy_shared =
+        cmd->add_option("--copy-shared", a->copy_shared,
+                        "Also time the copy with each workgroup holding this many bytes of shared memory "
+                        "(a list): shows how shared memory limits resident workgroups")
+            ->delimiter(',')
+            ->transform(integer_in(0, kMaxCount));
+    // The planner's options, which every mode but --mpi passes to its plans.
+    std::vector<CLI::Option*> planner;
+    planner.push_back(cmd->add_option("--max-pass-length", a->options.max_pass_length,
+                                      "Planner: longest pass (0: device limit)")
+                          ->transform(integer_in(0, kMaxCount)));
+    planner.push_back(
+        cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)")
+            ->transform(integer_in(0, kMaxCount)));
+    planner.push_back(cmd->add_option("--workgroup", a->options.workgroup_size,
+                                      "Planner: one-pass workgroup size (0: auto)")
+                          ->transform(integer_in(0, kMaxCount)));
+    planner.push_back(cmd->add_option("--columns", a->options.columns_per_workgroup,
+                                      "Planner: multi-pass columns per workgroup")
+                          ->transform(integer_in(0, kMaxCount)));
+    planner.push_back(cmd->add_option("--shared", a->options.max_shared_memory,
+                                      "Planner: shared memory per workgroup, bytes")
+                          ->transform(integer_in(0, kMaxCount)));
+    planner.push_back(
+        cmd->add_flag("!--no-subgroup-barriers", a->options.subgroup_barriers,
+                      "Planner: workgroup barriers only, also where a transform lies in one subgroup"));
+    planner.push_back(cmd->add_flag(
+        "!--no-subgroup-shuffles", a->options.subgroup_shuffles,
+        "Planner: a fused split pairs its points through shared memory, not subgroup shuffles"));
+    planner.push_back(
+        cmd->add_flag("--join-through-shared-memory", a->options.join_through_shared_memory,
+                      "Planner: a one-pass c2r kernel takes join's mirrors from shared memory, not memory"));
+    planner.push_back(
+        cmd->add_option("--strategy", a->strategy,
+                        "Planner: auto, portable (no subgroup operations), subgroups (exchanges through "
+                        "shuffles), or dft (the direct sum)")
+            ->check(parsed_by(parse_strategy)));
+    planner.push_back(cmd->add_option("--tiles", a->options.tiles_per_workgroup,
+                                      "Planner: tiles each workgroup transforms (0: auto)")
+                          ->transform(integer_in(0, kMaxCount)));
+    planner.push_back(cmd->add_flag(
         "--complex-path", [a](int64_t) { a->options.real_path = RealPath::full_length; },
-        "Planner: real transforms of even length through the full-length complex transform");
+        "Planner: real transforms of even length through the full-length complex transform"));
     CLI::Option* sht =
         cmd->add_option("--sht", a->sht,
                         "Time spherical-harmonic Fourier stages instead (both directions, fft strategy, "
@@ -545,12 +560,13 @@ void add_bench_command(CLI::App& app) {
                         "multiply node")
             ->delimiter(',')
             ->check(parsed_by(parse_shape));
-    cmd->add_option(
-           "--warmup", a->warm_up,
-           "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
-           "until their speed is steady (a batch as fast as one 100 ms before, within 2%), for at most "
-           "as long again")
-        ->check(number_in(0, 60, false, "in [0 - 60]"));
+    CLI::Option* warmup =
+        cmd->add_option(
+               "--warmup", a->warm_up,
+               "Seconds of back-to-back runs before each timing, so that clocks rise (default 1); then on "
+               "until their speed is steady (a batch as fast as one 100 ms before, within 2%), for at most "
+               "as long again")
+            ->check(number_in(0, 60, false, "in [0 - 60]"));
     CLI::Option* compare = cmd->add_flag(
         "--compare", a->compare,
         "Run each case with twiddle, VkFFT (same Vulkan device), cuFFT (same GPU, where the CUDA "
@@ -592,6 +608,14 @@ void add_bench_command(CLI::App& app) {
     for (CLI::Option* mode : {sht, convolve, mpi}) mode->excludes(lengths);
     for (CLI::Option* mode : {sht, convolve, plan_time}) mode->excludes(shapes);
     plan_time->excludes(inverse);
+    // Options that only some modes read.
+    for (CLI::Option* mode : {compare, plan_time, sht, convolve, mpi}) mode->excludes(copy_shared);
+    for (CLI::Option* mode : {compare, plan_time, convolve, mpi})
+        mode->excludes(pass_times)->excludes(kernel_stats);
+    for (CLI::Option* mode : {plan_time, sht, convolve, mpi}) mode->excludes(min)->excludes(max);
+    plan_time->excludes(reps)->excludes(warmup)->excludes(max_error);
+    mpi->excludes(total);
+    for (CLI::Option* option : planner) mpi->excludes(option);
     cmd->callback([a] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);

@@ -73,8 +73,8 @@ struct Options {
     bool join_through_shared_memory = false;
     // Teaching: every pass is one butterfly step of this radix (a power of two, 2 to 32; it sets
     // max_radix and max_pass_length to it), so that a plan shows the textbook steps one pass at a
-    // time: 512 x 512 with radix 2 takes 18 passes, nine along the rows and nine down the
-    // columns (see Plan::record_first_passes). Where a length is a power of two but not of the
+    // time: 512 x 512 with radix 2 takes 18 passes, nine down the columns and then nine along
+    // the rows (see Plan::record_first_passes). Where a length is a power of two but not of the
     // radix, its last pass is shorter; lengths other than powers of two are refused. 0: the
     // planner's choice.
     uint32_t radix = 0;

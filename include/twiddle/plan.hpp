@@ -109,8 +109,8 @@ public:
                 Direction direction, const BufferView& operand) const;
     const FftCallbacks& callbacks() const;
     // Records only the first `passes` of the plan's passes (0 to passes()), for watching a
-    // transform take shape: a 512 x 512 plan with Options::radix = 2 has 18, nine along the rows
-    // and then nine down the columns. Returns where their result lies. Views and errors are as
+    // transform take shape: a 512 x 512 plan with Options::radix = 2 has 18, nine down the
+    // columns and then nine along the rows. Returns where their result lies. Views and errors are as
     // for record(); the result is unnormalized unless `passes` is passes(), and in the
     // direction's sign (an inverse's partial result is that of the e^{+} transform). Partial
     // results of Bluestein's passes and of real transforms' split and join steps are

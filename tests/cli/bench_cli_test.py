@@ -147,10 +147,10 @@ class Bench(cli_test_common.CliTest):
         # Every case unsupported (the direct sum stops at 65536): the rows are written, and the
         # command fails in one line with the reason, as it does for --plan-time. One case that
         # runs is enough to succeed.
-        for mode in ([], ["--plan-time", "--plan-reps", "1"]):
+        for mode in (["--warmup", "0", "--reps", "5"], ["--plan-time", "--plan-reps", "1"]):
             out = self.path("none.csv")
-            run = self.twiddle("bench", *mode, "--strategy", "dft", "--total", "17", "--warmup", "0",
-                               "--reps", "5", "--n", "131072", "--out", out)
+            run = self.twiddle("bench", *mode, "--strategy", "dft", "--total", "17", "--n", "131072",
+                               "--out", out)
             self.assertEqual(run.returncode, 1, (mode, run.stdout, run.stderr))
             self.assertIn("no case ran: the direct sum takes lengths up to 65536", run.stderr)
             self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
@@ -264,6 +264,13 @@ class Bench(cli_test_common.CliTest):
                               (["--compare", "--plan-time"], "excludes"),
                               (["--sht", "4x16x7", "--real"], "excludes"),
                               (["--convolve", "16", "--n", "64"], "excludes"),
+                              (["--plan-time", "--pass-times"], "excludes"),
+                              (["--plan-time", "--warmup", "0"], "excludes"),
+                              (["--plan-time", "--reps", "5"], "excludes"),
+                              (["--compare", "--copy-shared", "1024"], "excludes"),
+                              (["--convolve", "16", "--kernel-stats"], "excludes"),
+                              (["--sht", "4x16x7", "--min", "4"], "excludes"),
+                              (["--mpi", "--max-radix", "4"], "excludes"),
                               (["--fields", "4"], "requires --sht"),
                               (["--sht-passes", "two"], "requires --sht")):
             run = self.twiddle("bench", *args)
