@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "cpu/reference.hpp"
 #include "device_test.hpp"
@@ -280,8 +281,17 @@ TEST_F(Tuning, RefusesBadInput) {
     const Context ctx = context();
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 0), Error);
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 64, {.reps = 0}), Error);
-    EXPECT_THROW(tune(ctx, static_cast<Transform>(7), Precision::f32, 64), Error);
-    EXPECT_THROW(tune(ctx, Transform::c2c, static_cast<Precision>(5), 64), Error);
+    // An enum value that is none of its type's, named as such.
+    for (const auto& [transform, precision, named] :
+         {std::tuple{static_cast<Transform>(7), Precision::f32, "transform is not a Transform value"},
+          std::tuple{Transform::c2c, static_cast<Precision>(5), "precision is not a Precision value"}}) {
+        try {
+            tune(ctx, transform, precision, 64);
+            ADD_FAILURE() << named << ": tune() did not throw";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << e.what();
+        }
+    }
     import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
     // A bad line anywhere changes nothing.
     for (const std::string& bad :
