@@ -31,7 +31,7 @@ Binding bind(const Context::State& s, const BufferView& v, uint64_t bytes, uint3
 void check_view(const Context::State& s, const std::string& what, const BufferView& v, uint64_t bytes,
                 uint32_t element);
 
-// The whole of `b`; throws twiddle::Error, with `what` (such as "Plan::execute: input") leading
+// The whole of `b`; throws twiddle::Error, with `what` (such as "Plan::execute: the input") leading
 // the message, when `b` lives on another device than the context of `s`.
 BufferView whole_view(const Context::State& s, const std::string& what, const Buffer& b);
 
