@@ -486,6 +486,14 @@ TEST_F(Dist, BadOptionsFailOnEveryRank) {
     EXPECT_EQ(threw_on(DistDesc{.shape = flat}, slab_boxes(flat, P, 0)[me], std::nullopt,
                        {.decomposition = Decomposition::pencil}),
               P);
+    // Options outside their enums, from cast integers (they used to run as pencils, and as the
+    // natural output).
+    EXPECT_EQ(threw_on(DistDesc{.shape = cube}, slab_boxes(cube, P, 0)[me], std::nullopt,
+                       {.decomposition = static_cast<Decomposition>(7)}),
+              P);
+    EXPECT_EQ(threw_on(DistDesc{.shape = flat}, slab_boxes(flat, P, 0)[me], std::nullopt,
+                       {.output = static_cast<OutputLayout>(5)}),
+              P);
     // A grid whose element count overflows (to 0 here), as irfftn's output length can make one.
     const std::vector<uint64_t> huge = {4, uint64_t(1) << 62};
     EXPECT_EQ(threw_on(DistDesc{.shape = huge, .transform = Transform::r2c}, slab_boxes(huge, P, 0)[me],

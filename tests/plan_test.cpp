@@ -752,6 +752,39 @@ TEST(Planner, DescValidation) {
 
 // Small dims of powers of two that lie together in memory take one pass, one group of stages per
 // dim (spans starting again at 1), slowest first.
+// An enum argument outside its type, from a cast integer, is refused with one message form
+// that names the argument, the enum and the integer, wherever it enters.
+TEST(Planner, CastEnumValuesAreNamedInTheirMessage) {
+    const auto message = [](const auto& call) -> std::string {
+        try {
+            call();
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_EQ(message([] { FftDesc(16).with_precision(static_cast<Precision>(9)); }),
+              "FftDesc.precision is not a Precision value (9)");
+    EXPECT_EQ(message([] { FftDesc(16).with_normalization(static_cast<Normalization>(-1)); }),
+              "FftDesc.normalization is not a Normalization value (-1)");
+    EXPECT_EQ(message([] { FftDesc::r2c(16, 1, static_cast<RealLayout>(2)); }),
+              "FftDesc: layout is not a RealLayout value (2)");
+    EXPECT_EQ(message([] { plan(FftDesc(64), h200_caps(), Options{.strategy = static_cast<Strategy>(4)}); }),
+              "Options.strategy is not a Strategy value (4)");
+    EXPECT_EQ(message([] { plan(FftDesc(64), h200_caps()).scratch_bytes(static_cast<Placement>(7)); }),
+              "scratch_bytes: placement is not a Placement value (7)");
+    EXPECT_EQ(message([] { scale_factor(Normalization::ortho, static_cast<Direction>(2), 8); }),
+              "scale_factor: direction is not a Direction value (2)");
+    // The factor itself: backward scales the inverse, forward the forward transform, ortho both.
+    for (Direction d : {Direction::forward, Direction::inverse}) {
+        EXPECT_DOUBLE_EQ(scale_factor(Normalization::backward, d, 64),
+                         d == Direction::inverse ? 1.0 / 64 : 1.0);
+        EXPECT_DOUBLE_EQ(scale_factor(Normalization::forward, d, 64),
+                         d == Direction::forward ? 1.0 / 64 : 1.0);
+        EXPECT_DOUBLE_EQ(scale_factor(Normalization::ortho, d, 64), 0.125);
+    }
+}
+
 TEST(Planner, SmallDimsTogether) {
     const LogicalPlan cube = plan(FftDesc::nd({8, 8, 8}), h200_caps());
     ASSERT_EQ(cube.passes.size(), 1u);

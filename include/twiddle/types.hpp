@@ -111,7 +111,7 @@ constexpr DataType real_type(Precision p) {
 }
 
 // The factor a transform of `length` points in direction `d` scales its output by. Throws
-// twiddle::Error for length 0 or a normalization that is not a Normalization value.
+// twiddle::Error for length 0, or a normalization or direction outside its enum.
 TWIDDLE_API double scale_factor(Normalization n, Direction d, uint64_t length);
 
 }  // namespace twiddle

@@ -90,9 +90,7 @@ FftDesc FftDesc::guru(const std::vector<Dim>& dims, const std::vector<Dim>& batc
 FftDesc FftDesc::make(const std::vector<Dim>& dims, const std::vector<Dim>& batch_dims, Transform transform,
                       uint64_t spectrum_length, bool check_nesting) {
     if (dims.empty()) throw Error("FftDesc dims: a transform needs at least one dim");
-    if (!detail::is_value(transform))
-        throw Error("FftDesc transform is not a Transform value: " +
-                    std::to_string(static_cast<int>(transform)));
+    detail::checked(transform, "FftDesc transform");
     uint64_t count = 1;
     for (const auto& [list, name] : {std::pair{&dims, "dims"}, std::pair{&batch_dims, "batch_dims"}})
         for (size_t i = 0; i < list->size(); ++i) {
@@ -137,8 +135,7 @@ FftDesc FftDesc::c2r_nd(const std::vector<uint64_t>& shape, const std::vector<in
 
 FftDesc FftDesc::real_nd(const std::vector<uint64_t>& shape, const std::vector<int>& axes, RealLayout layout,
                          Transform transform) {
-    if (layout != RealLayout::packed && layout != RealLayout::padded)
-        throw Error("FftDesc: layout is not a RealLayout value: " + std::to_string(static_cast<int>(layout)));
+    detail::checked(layout, "FftDesc: layout");
     nd(shape, axes);  // refuses what numpy refuses: no axes, a zero extent, a bad or repeated axis
     const int rank = static_cast<int>(shape.size());
     const int halved = axes.empty() ? rank - 1 : (axes.back() < 0 ? axes.back() + rank : axes.back());
@@ -233,19 +230,12 @@ FftDesc& FftDesc::with_spectrum_length(uint64_t m) {
 }
 
 FftDesc& FftDesc::with_precision(Precision precision) {
-    if (!detail::is_value(precision))
-        throw Error("FftDesc.precision is not a Precision value: " +
-                    std::to_string(static_cast<int>(precision)));
-    precision_ = precision;
+    precision_ = detail::checked(precision, "FftDesc.precision");
     return *this;
 }
 
 FftDesc& FftDesc::with_normalization(Normalization normalization) {
-    if (normalization != Normalization::backward && normalization != Normalization::ortho &&
-        normalization != Normalization::forward)
-        throw Error("FftDesc.normalization is not a Normalization value: " +
-                    std::to_string(static_cast<int>(normalization)));
-    normalization_ = normalization;
+    normalization_ = detail::checked(normalization, "FftDesc.normalization");
     return *this;
 }
 

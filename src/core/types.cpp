@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/enum_values.hpp"
 #include "twiddle/caps.hpp"
 #include "twiddle/error.hpp"
 
@@ -112,14 +113,13 @@ Strategy parse_strategy(std::string_view name) {
 
 double scale_factor(Normalization n, Direction d, uint64_t length) {
     if (length == 0) throw Error("scale_factor: length must be at least 1");
+    detail::checked(n, "scale_factor: normalization");
+    detail::checked(d, "scale_factor: direction");
     const double len = static_cast<double>(length);
-    switch (n) {
-    case Normalization::backward: return d == Direction::inverse ? 1.0 / len : 1.0;
-    case Normalization::ortho: return 1.0 / std::sqrt(len);
-    case Normalization::forward: return d == Direction::forward ? 1.0 / len : 1.0;
-    }
-    throw Error("scale_factor: normalization is not a Normalization value (" +
-                std::to_string(static_cast<int>(n)) + ")");
+    if (n == Normalization::ortho) return 1.0 / std::sqrt(len);
+    // backward scales the inverse by 1/n, forward the forward one.
+    const Direction scaled = n == Normalization::backward ? Direction::inverse : Direction::forward;
+    return d == scaled ? 1.0 / len : 1.0;
 }
 
 bool DeviceCaps::has_subgroup_operation(std::string_view op) const {

@@ -18,9 +18,26 @@
 #include <tuple>
 
 #include "agreement.hpp"
+#include "core/enum_values.hpp"
 #include "core/moved_from.hpp"
 #include "host_staging.hpp"
 #include "twiddle/error.hpp"
+
+namespace twiddle::detail {
+
+template <>
+struct EnumValues<dist::Decomposition> {
+    static constexpr std::string_view name = "Decomposition";
+    static constexpr std::array values{dist::Decomposition::automatic, dist::Decomposition::slab,
+                                       dist::Decomposition::pencil};
+};
+template <>
+struct EnumValues<dist::OutputLayout> {
+    static constexpr std::string_view name = "OutputLayout";
+    static constexpr std::array values{dist::OutputLayout::natural, dist::OutputLayout::transposed};
+};
+
+}  // namespace twiddle::detail
 
 namespace twiddle::dist {
 
@@ -249,7 +266,13 @@ const char* to_string(Decomposition d) {
     return "?";
 }
 
-const char* to_string(OutputLayout l) { return l == OutputLayout::natural ? "natural" : "transposed"; }
+const char* to_string(OutputLayout l) {
+    switch (l) {
+    case OutputLayout::natural: return "natural";
+    case OutputLayout::transposed: return "transposed";
+    }
+    return "?";
+}
 
 std::vector<uint64_t> DistDesc::complex_shape() const {
     std::vector<uint64_t> s = shape;
@@ -489,6 +512,11 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
         if (!same) fail("rank " + std::to_string(r) + " disagrees with rank 0 on the problem or the options");
     }
     // Checks every rank makes alike (the desc and options are the same everywhere by now).
+    twiddle::detail::checked(desc.transform, "DistPlan: DistDesc.transform");
+    twiddle::detail::checked(desc.precision, "DistPlan: DistDesc.precision");
+    twiddle::detail::checked(desc.normalization, "DistPlan: DistDesc.normalization");
+    twiddle::detail::checked(options.decomposition, "DistPlan: DistOptions.decomposition");
+    twiddle::detail::checked(options.output, "DistPlan: DistOptions.output");
     if (desc.shape.size() != 2 && desc.shape.size() != 3)
         fail("a distributed grid has 2 or 3 axes, not " + std::to_string(desc.shape.size()));
     uint64_t elements = 1;

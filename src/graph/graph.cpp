@@ -108,16 +108,10 @@ uint64_t product(const std::vector<uint64_t>& shape) {
 // (magnitude_squared and log_scale turn a precision into element types at once); the rest at
 // compile().
 DataType checked(DataType t, const std::string& function, const char* argument = "type") {
-    if (!detail::is_value(t))
-        throw Error(function + ": " + argument + " is not a DataType value (" +
-                    std::to_string(static_cast<int>(t)) + ")");
-    return t;
+    return detail::checked(t, function + ": " + argument);
 }
 Precision checked(Precision p, const char* function) {
-    if (!detail::is_value(p))
-        throw Error(std::string(function) + ": precision is not a Precision value (" +
-                    std::to_string(static_cast<int>(p)) + ")");
-    return p;
+    return detail::checked(p, std::string(function) + ": precision");
 }
 
 // Per-transform elements of each side of a desc, and whether its transforms follow one another
@@ -733,8 +727,7 @@ void Compiler::check_fft(size_t i) {
     const NodeSpec& n = g_.nodes[i];
     Lowered& l = lowered_[i];
     const FftDesc& desc = *n.desc;
-    if (n.direction != Direction::forward && n.direction != Direction::inverse)
-        throw Error(name(i) + ": direction is not a Direction value");
+    detail::checked(n.direction, name(i) + ": direction");
     if (desc.transform() == Transform::r2c && n.direction != Direction::forward)
         throw Error(name(i) + ": an r2c transform runs forward only (its inverse is a c2r transform)");
     if (desc.transform() == Transform::c2r && n.direction != Direction::inverse)

@@ -1414,10 +1414,9 @@ bool PassKernel::packed_dst() const {
 }
 
 uint64_t LogicalPlan::scratch_bytes(Placement p) const {
-    if (!detail::is_value(p))
-        throw Error("scratch_bytes: placement is not a Placement value (" +
-                    std::to_string(static_cast<int>(p)) + ")");
-    return (p == Placement::in_place ? scratch_elements_in_place : scratch_elements_out_of_place) *
+    return (detail::checked(p, "scratch_bytes: placement") == Placement::in_place
+                ? scratch_elements_in_place
+                : scratch_elements_out_of_place) *
            complex_bytes(desc.precision());
 }
 
@@ -1480,13 +1479,8 @@ std::string LogicalPlan::summary() const {
 namespace {
 
 void check_problem(const FftDesc& desc, const DeviceCaps& caps, const Options& options) {
-    if (options.strategy != Strategy::automatic && options.strategy != Strategy::portable &&
-        options.strategy != Strategy::subgroups && options.strategy != Strategy::dft)
-        throw Error("Options.strategy is not a Strategy value (" +
-                    std::to_string(static_cast<int>(options.strategy)) + ")");
-    if (options.real_path != RealPath::half_length && options.real_path != RealPath::full_length)
-        throw Error("Options.real_path is not a RealPath value (" +
-                    std::to_string(static_cast<int>(options.real_path)) + ")");
+    detail::checked(options.strategy, "Options.strategy");
+    detail::checked(options.real_path, "Options.real_path");
     for (size_t d = 0; d < desc.dims().size(); ++d) {
         const uint64_t n = desc.dims()[d].n;
         const std::string what =

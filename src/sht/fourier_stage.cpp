@@ -21,6 +21,21 @@
 #include "vk/memory.hpp"
 #include "vk/views.hpp"
 
+namespace twiddle::detail {
+
+template <>
+struct EnumValues<sht::Strategy> {
+    static constexpr std::string_view name = "twiddle::sht::Strategy";
+    static constexpr std::array values{sht::Strategy::fft, sht::Strategy::dft};
+};
+template <>
+struct EnumValues<sht::Passes> {
+    static constexpr std::string_view name = "twiddle::sht::Passes";
+    static constexpr std::array values{sht::Passes::automatic, sht::Passes::one, sht::Passes::two};
+};
+
+}  // namespace twiddle::detail
+
 namespace twiddle::sht {
 
 namespace {
@@ -47,12 +62,8 @@ FftDesc analysis_desc(const Grid& g) {
 }
 
 void validate(const StageOptions& o) {
-    if (o.strategy != Strategy::fft && o.strategy != Strategy::dft)
-        throw Error("StageOptions.strategy is not a twiddle::sht::Strategy value (" +
-                    std::to_string(static_cast<int>(o.strategy)) + ")");
-    if (o.passes != Passes::automatic && o.passes != Passes::one && o.passes != Passes::two)
-        throw Error("StageOptions.passes is not a twiddle::sht::Passes value (" +
-                    std::to_string(static_cast<int>(o.passes)) + ")");
+    detail::checked(o.strategy, "StageOptions.strategy");
+    detail::checked(o.passes, "StageOptions.passes");
 }
 
 // The dft strategy's limits on a device (empty when it fits).
@@ -109,9 +120,7 @@ void Grid::validate() const {
     if (mmax > (nphi - 1) / 2)  // 2 mmax < nphi, without overflow
         throw Error("sht::Grid.mmax must be below nphi / 2 (2 mmax < nphi), got mmax " +
                     std::to_string(mmax) + " for nphi " + std::to_string(nphi));
-    if (!detail::is_value(precision))
-        throw Error("sht::Grid.precision is not a Precision value (" +
-                    std::to_string(static_cast<int>(precision)) + ")");
+    detail::checked(precision, "sht::Grid.precision");
     // Both sides' bytes representable: fields * nlat * max(nphi, mmax + 1) * 16 < 2^64.
     if (nlat > kMax / 16 / nphi || fields > kMax / 16 / (nlat * nphi))
         throw Error("sht::Grid: fields * nlat * nphi overflows");

@@ -139,9 +139,7 @@ Plan::Plan(const Context& context, LogicalPlan logical, const FftCallbacks& call
     if ((!callbacks.store.empty() || callbacks.multiply) && desc.transform() == Transform::c2r)
         throw Error(
             "FftCallbacks.store: the output of a c2r transform is real; callbacks take complex values");
-    if (callbacks.operand && !detail::is_value(callbacks.operand_type))
-        throw Error("FftCallbacks.operand_type is not a DataType value (" +
-                    std::to_string(static_cast<int>(callbacks.operand_type)) + ")");
+    if (callbacks.operand) detail::checked(callbacks.operand_type, "FftCallbacks.operand_type");
     if (callbacks.operand && precision_of(callbacks.operand_type) != desc.precision())
         throw Error("FftCallbacks.operand_type " + std::string(to_string(callbacks.operand_type)) +
                     " is not of the transform's precision, " + std::string(to_string(desc.precision())));
@@ -237,8 +235,7 @@ PartialResult Plan::record_passes(VkCommandBuffer cmd, const BufferView& in, con
     const FftDesc& desc = p.logical.desc;
     const uint32_t element = complex_bytes(desc.precision());
     if (cmd == VK_NULL_HANDLE) throw Error("Plan::record: command buffer is null");
-    if (direction != Direction::forward && direction != Direction::inverse)
-        throw Error("Plan::record: direction is not a Direction value");
+    detail::checked(direction, "Plan::record: direction");
     if (desc.transform() == Transform::r2c && direction != Direction::forward)
         throw Error("Plan::record: an r2c plan runs forward only (its inverse is a c2r plan)");
     if (desc.transform() == Transform::c2r && direction != Direction::inverse)

@@ -311,12 +311,8 @@ double median(std::vector<double> v) {
 
 TunedChoice tune(const Context& context, Transform transform, Precision precision, uint64_t length,
                  const TuneOptions& options) {
-    if (!detail::is_value(transform))
-        throw Error("tune: transform is not a Transform value (" +
-                    std::to_string(static_cast<int>(transform)) + ")");
-    if (!detail::is_value(precision))
-        throw Error("tune: precision is not a Precision value (" +
-                    std::to_string(static_cast<int>(precision)) + ")");
+    detail::checked(transform, "tune: transform");
+    detail::checked(precision, "tune: precision");
     if (length == 0) throw Error("tune: length must be at least 1");
     if (options.reps == 0) throw Error("tune: reps must be at least 1");
     const DeviceCaps& caps = context.caps();
