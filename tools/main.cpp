@@ -53,6 +53,15 @@ int main(int argc, char** argv) {
 #ifdef TWIDDLE_SERVE
     twiddle::cli::add_serve_command(app);
 #endif
+    // CLI11 reports an unknown first word as a missing subcommand: name it instead.
+    if (argc > 1 && argv[1][0] != '-') {
+        try {
+            app.get_subcommand(argv[1]);
+        } catch (const CLI::OptionNotFound&) {
+            std::fprintf(stderr, "twiddle: unknown command '%s' (see --help)\n", one_line(argv[1]).c_str());
+            return 2;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

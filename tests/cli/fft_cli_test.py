@@ -464,6 +464,8 @@ class Refusals(CliTest):
         self.expect_failure(["fft", x_path, y_path, "--strategy", "fftw"], "strategy must be auto, portable, subgroups or dft",
                             exit_code=2)
         self.expect_failure(["fft", x_path, y_path, "extra.npy"], "extra.npy", exit_code=2)
+        self.expect_failure(["ftt", x_path, y_path], "unknown command 'ftt'", exit_code=2)
+        self.expect_failure([], "A subcommand is required", exit_code=2)
 
     def test_unsupported_dtypes(self):
         x = random_complex64((2, 16), seed=10)
