@@ -231,11 +231,20 @@ std::string cell(const Result& r) {
     return buf;
 }
 
+// The chart's path less its extension: --plot, else beside --out (none without either).
+std::filesystem::path chart_base(const BenchArgs& a) {
+    std::filesystem::path plot = a.plot.empty() ? a.out : a.plot;
+    if (plot.extension() == ".svg" || plot.extension() == ".png" || a.plot.empty()) plot.replace_extension();
+    return plot;
+}
+
 }  // namespace
 
 void run_compare(const BenchArgs& args_in) {
     BenchArgs a = args_in;
     if (a.max_error == 0) a.max_error = a.f64 ? 1e-14 : 5e-7;
+    if (const std::filesystem::path plot = chart_base(a); !plot.empty())
+        for (const char* extension : {".svg", ".png"}) check_writable(plot.string() + extension);
     const std::vector<BenchCase> cases = compare_cases(a);
     if (cases.empty())
         throw Error("bench --compare: no case within 2^" + std::to_string(a.total_log2) + " values");
@@ -327,9 +336,7 @@ void run_compare(const BenchArgs& args_in) {
     // The table and its chart as one set: a failure to write one leaves neither.
     FileSet files;
     if (!a.out.empty()) write_compare_results(files.note(a.out).string(), rows, peers, ctx.caps(), copy);
-    // The chart beside --out unless --plot says where: PLOT.svg and PLOT.png.
-    std::filesystem::path plot = a.plot.empty() ? a.out : a.plot;
-    if (plot.extension() == ".svg" || plot.extension() == ".png" || a.plot.empty()) plot.replace_extension();
+    const std::filesystem::path plot = chart_base(a);
     if (!plot.empty()) {
         const chart::Figure figure = make_figure(rows, peers, ctx.caps(), a);
         chart::write(figure, files.note(plot.string() + ".svg").string());

@@ -15,6 +15,7 @@
 #include "bench.hpp"
 #include "commands.hpp"
 #include "cpu/reference.hpp"
+#include "file_io.hpp"
 #include "peers/peer.hpp"
 #include "shape_args.hpp"
 #include "sht/four_step.hpp"
@@ -140,7 +141,13 @@ sht::Grid parse_sht_case(const std::string& text) {
         throw Error(malformed + ": " + e.what());
     }
     if (parts.size() != 2 || !m) throw Error(malformed);
-    return sht::Grid{.nlat = parts[0], .nphi = parts[1], .mmax = *m};
+    const sht::Grid grid{.nlat = parts[0], .nphi = parts[1], .mmax = *m};
+    try {
+        grid.validate();
+    } catch (const Error& e) {
+        throw Error("--sht case '" + text + "': " + e.what());
+    }
+    return grid;
 }
 
 // Both directions of the stage of `grid` (fft strategy), each gated on its accuracy: a few rows
@@ -448,7 +455,8 @@ void add_bench_command(CLI::App& app) {
     auto* cmd =
         app.add_subcommand("bench", "Time batched 1D, 2D and 3D complex transforms against a copy kernel");
     auto a = std::make_shared<BenchArgs>();
-    cmd->add_flag("--quick", a->quick, "A small sweep for CPUs (2^16 values per case, N up to 4096)");
+    cmd->add_flag("--quick", a->quick,
+                  "A small sweep for CPUs: unless given, --total 16, --max 12 (N up to 4096) and --reps 5");
     CLI::Option* total =
         cmd->add_option("--total", a->total_log2, "log2 of the complex values per case (default 26)")
             ->transform(integer_in(4, 29));
@@ -501,17 +509,18 @@ void add_bench_command(CLI::App& app) {
     // The planner's options, which every mode but --mpi passes to its plans.
     std::vector<CLI::Option*> planner;
     planner.push_back(cmd->add_option("--max-pass-length", a->options.max_pass_length,
-                                      "Planner: longest pass (0: device limit)")
-                          ->transform(integer_in(0, kMaxCount)));
+                                      "Planner: longest pass, a power of two, at least 2 (0: device limit)")
+                          ->transform(zero_or_power_of_two(2, kMaxCount, "the device limit")));
     planner.push_back(
-        cmd->add_option("--max-radix", a->options.max_radix, "Planner: largest butterfly, 2-32 (0: 16)")
-            ->transform(integer_in(0, kMaxCount)));
+        cmd->add_option("--max-radix", a->options.max_radix,
+                        "Planner: largest butterfly, 2, 4, 8, 16 or 32 (0: the planner's choice)")
+            ->transform(zero_or_power_of_two(2, 32, "the planner's choice")));
     planner.push_back(cmd->add_option("--workgroup", a->options.workgroup_size,
-                                      "Planner: one-pass workgroup size (0: auto)")
-                          ->transform(integer_in(0, kMaxCount)));
+                                      "Planner: one-pass workgroup size, a power of two (0: auto)")
+                          ->transform(zero_or_power_of_two(1, kMaxCount, "auto")));
     planner.push_back(cmd->add_option("--columns", a->options.columns_per_workgroup,
-                                      "Planner: multi-pass columns per workgroup")
-                          ->transform(integer_in(0, kMaxCount)));
+                                      "Planner: multi-pass columns per workgroup, a power of two (0: auto)")
+                          ->transform(zero_or_power_of_two(1, kMaxCount, "auto")));
     planner.push_back(cmd->add_option("--shared", a->options.max_shared_memory,
                                       "Planner: shared memory per workgroup, bytes")
                           ->transform(integer_in(0, kMaxCount)));
@@ -616,14 +625,15 @@ void add_bench_command(CLI::App& app) {
     plan_time->excludes(reps)->excludes(warmup)->excludes(max_error);
     mpi->excludes(total);
     for (CLI::Option* option : planner) mpi->excludes(option);
-    cmd->callback([a] {
+    cmd->callback([a, total, max, reps] {
         BenchArgs& args = *a;
         args.options.strategy = parse_strategy(args.strategy);
         if (args.quick) {
-            args.total_log2 = std::min<uint32_t>(args.total_log2, 16);
-            args.max_log2 = std::min<uint32_t>(args.max_log2, 12);
-            args.reps = std::min<uint32_t>(args.reps, 5);
+            if (total->count() == 0) args.total_log2 = 16;
+            if (max->count() == 0) args.max_log2 = 12;
+            if (reps->count() == 0) args.reps = 5;
         }
+        if (!args.out.empty()) check_writable(args.out);
         if (args.mpi) {
 #ifdef TWIDDLE_CLI_MPI
             return run_bench_mpi(args);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "npy.hpp"
 #include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
@@ -81,6 +82,7 @@ std::vector<T> convolve(const npy::NpyArray& a, const npy::NpyArray& b, const st
 }
 
 void run_convolve(const ConvolveArgs& args) {
+    check_writable(args.out);
     const npy::NpyArray a = npy::read_npy(args.a), b = npy::read_npy(args.b);
     for (const auto* p : {&args.a, &args.b}) {
         const npy::NpyArray& x = p == &args.a ? a : b;

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "fft_command.hpp"
+#include "file_io.hpp"
 #include "npy.hpp"
 #include "shape_args.hpp"
 #include "twiddle/twiddle.hpp"
@@ -18,6 +19,9 @@
 namespace twiddle::cli {
 
 namespace {
+
+constexpr const char* kNeedsRealInverse =
+    "--n sets the output length of an inverse real transform: it needs --real --inverse";
 
 // FftArgs and what only the command line takes.
 struct FftCommandArgs : FftArgs {
@@ -28,8 +32,7 @@ struct FftCommandArgs : FftArgs {
 }  // namespace
 
 std::vector<int> check_fft(const FftArgs& args, const npy::NpyArray& array) {
-    if (args.n && !(args.real && args.inverse))
-        throw Error("--n sets the output length of an inverse real transform: it needs --real --inverse");
+    if (args.n && !(args.real && args.inverse)) throw Error(kNeedsRealInverse);
     if (args.real) {
         const bool f64 = array.dtype == (args.inverse ? npy::kComplex128 : npy::kFloat64);
         if (array.dtype != (args.inverse ? npy::kComplex64 : npy::kFloat32) && !f64)
@@ -157,6 +160,7 @@ void write_npy(const std::string& path, const npy::NpyArray& array) {
 namespace {
 
 void run_fft(const FftCommandArgs& args) {
+    check_writable(args.out);
     Options options;
     options.strategy = parse_strategy(args.strategy);
     std::optional<Context> context;
@@ -208,8 +212,12 @@ void add_fft_command(CLI::App& app) {
                   "axis of a 2D or 3D array with twiddle::dist; rank 0 reads IN and writes OUT");
     cmd->callback([args, axes] {
         args->has_axes = axes->count() > 0;
-        if (!args->mpi) return run_fft(*args);
-        if (args->strategy != "auto") throw Error("--strategy does not apply to --mpi");
+        if (!args->mpi) {
+            // A usage error before IN is read. (Under --mpi, rank 0 alone reports it: check_fft.)
+            if (args->n && !(args->real && args->inverse)) usage_error(kNeedsRealInverse);
+            return run_fft(*args);
+        }
+        if (args->strategy != "auto") usage_error("--strategy does not apply to --mpi");
 #ifdef TWIDDLE_CLI_MPI
         if (const int status = run_fft_mpi(*args); status != 0) std::exit(status);
 #else

@@ -24,6 +24,7 @@
 #include "commands.hpp"
 #include "dist/agreement.hpp"
 #include "fft_command.hpp"
+#include "file_io.hpp"
 #include "npy.hpp"
 #include "twiddle/dist.hpp"
 #include "twiddle/twiddle.hpp"
@@ -71,6 +72,7 @@ void on_every_rank(MPI_Comm comm, F&& step) {
 
 // Rank 0: IN read into `array` and checked, and the way --mpi runs its transform.
 Problem read_problem(const FftArgs& args, npy::NpyArray& array) {
+    check_writable(args.out);
     array = npy::read_npy(args.in);
     const std::vector<int> axes = check_fft(args, array);
     Problem p;

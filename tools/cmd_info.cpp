@@ -153,8 +153,9 @@ void add_info_command(CLI::App& app) {
                   "With --real: plan the inverse (c2r), whose kernels may differ from r2c's, as twiddle fft "
                   "--real --inverse")
         ->needs(real);
-    cmd->add_option("--max-pass-length", args->max_pass, "Longest pass the planner may use (0: device limit)")
-        ->transform(integer_in(0, kMaxCount));
+    cmd->add_option("--max-pass-length", args->max_pass,
+                    "Longest pass the planner may use: a power of two, at least 2 (0: device limit)")
+        ->transform(zero_or_power_of_two(2, kMaxCount, "the device limit"));
     cmd->add_option("--strategy", args->strategy,
                     "How the plan computes, as twiddle fft --strategy (default: auto)")
         ->type_name("auto|portable|subgroups|dft")
@@ -185,6 +186,13 @@ void add_info_command(CLI::App& app) {
         if (!args->shape.empty()) {
             const std::vector<uint64_t> extents = parse_shape(args->shape);
             std::vector<int> axes = parse_axes(args->axes);
+            // As twiddle fft names a bad axis (out of range, repeated): a usage error here, where
+            // the shape is an option too.
+            try {
+                check_axes("info", extents, "--axes", axes);
+            } catch (const Error& e) {
+                usage_error(e.what());
+            }
             desc = !args->real     ? FftDesc::nd(extents, axes)
                    : args->inverse ? FftDesc::c2r_nd(extents, axes)
                                    : FftDesc::r2c_nd(extents, axes);

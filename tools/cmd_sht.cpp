@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "npy.hpp"
 #include "shape_args.hpp"
 #include "twiddle/sht.hpp"
@@ -27,23 +28,22 @@ struct ShtArgs {
     bool complex_path = false;
 };
 
-// Checks --radix (after integer_in): 0 (the planner's choice), 2, 4, 8, 16 or 32; throws
-// twiddle::Error otherwise.
-void check_radix(const std::string& text) {
-    const auto r = parse_decimal(text);
-    if (!r || (*r != 0 && *r != 2 && *r != 4 && *r != 8 && *r != 16 && *r != 32))
-        throw Error("radix must be 0 (the planner's choice), 2, 4, 8, 16 or 32, got " + text);
-}
-
 sht::StageOptions stage_options(const ShtArgs& args) {
     sht::StageOptions options;
     options.strategy = sht::parse_strategy(args.strategy);
     // Options of the fft strategy that the direct sum would ignore.
     if (options.strategy == sht::Strategy::dft && (args.radix != 0 || args.complex_path))
-        throw Error("--radix and --complex-path apply to --strategy fft only");
-    options.fft.max_radix = args.radix;  // checked by check_radix
+        usage_error("--radix and --complex-path apply to --strategy fft only");
+    options.fft.max_radix = args.radix;  // checked by its option's transform
     options.fft.real_path = args.complex_path ? RealPath::full_length : RealPath::half_length;
     return options;
+}
+
+// --complex-path changes how rows of even nphi are transformed: odd ones always take that path.
+void check_complex_path(const ShtArgs& args, uint64_t nphi) {
+    if (args.complex_path && nphi % 2 != 0)
+        usage_error("--complex-path applies to even nphi; nphi " + std::to_string(nphi) +
+                    " is odd, which always takes the complex path");
 }
 
 std::string describe_shape(const std::vector<uint64_t>& shape) {
@@ -99,6 +99,8 @@ std::vector<Out> on_device(const sht::Grid& grid, const sht::StageOptions& optio
 
 void run_synthesis(const ShtArgs& args) {
     const sht::StageOptions options = stage_options(args);
+    check_complex_path(args, args.nphi);
+    check_writable(args.out);
     const npy::NpyArray array = npy::read_npy(args.in);
     if (array.dtype != npy::kComplex64 && array.dtype != npy::kComplex128)
         throw Error(args.in + " has dtype " + array.dtype.name() +
@@ -134,12 +136,14 @@ void run_synthesis(const ShtArgs& args) {
 
 void run_analysis(const ShtArgs& args) {
     const sht::StageOptions options = stage_options(args);
+    check_writable(args.out);
     const npy::NpyArray array = npy::read_npy(args.in);
     if (array.dtype != npy::kFloat32 && array.dtype != npy::kFloat64)
         throw Error(args.in + " has dtype " + array.dtype.name() +
                     "; twiddle sht-analys takes float32 or float64 values (use .astype(np.float32))");
     const Extents e =
         extents("sht-analys", args.in, array, "(nlat, nphi)", "latitudes (nlat)", "longitudes (nphi)");
+    check_complex_path(args, e.columns);
     // 2 mmax < nphi, without overflow.
     if (args.mmax > (e.columns - 1) / 2)
         throw Error("--mmax " + std::to_string(args.mmax) + " needs nphi > 2 mmax, but " + args.in +
@@ -178,8 +182,7 @@ void add_stage_options(CLI::App* cmd, ShtArgs& args) {
                     "With --strategy fft: the largest butterfly, 2, 4, 8, 16 or 32; 0: the planner's choice "
                     "(default: 0). Other prime factors of nphi take their own radices")
         ->type_name("0|2|4|8|16|32")
-        ->transform(integer_in(0, 32))
-        ->check(parsed_by(check_radix));
+        ->transform(zero_or_power_of_two(2, 32, "the planner's choice"));
     cmd->add_flag("--complex-path", args.complex_path,
                   "With --strategy fft and even nphi: transform each latitude as nphi complex points instead "
                   "of packing it into nphi / 2 (for comparison; the result is the same up to rounding)");

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "file_io.hpp"
 #include "twiddle/twiddle.hpp"
+#include "vk/context_state.hpp"
 
 namespace twiddle::cli {
 
@@ -87,7 +88,8 @@ void add_tune_command(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->callback([a] {
         if (a->lengths.empty() && !a->list && !a->clear && a->export_to.empty() && a->import_from.empty())
-            throw Error("tune: nothing to do; give --n, --list, --clear, --export or --import");
+            usage_error("tune: nothing to do; give --n, --list, --clear, --export or --import");
+        if (!a->export_to.empty()) check_writable(a->export_to);
         std::stringstream imported;
         if (!a->import_from.empty()) {
             std::ifstream in(a->import_from, std::ios::binary);
@@ -95,6 +97,15 @@ void add_tune_command(CLI::App& app) {
             if (!in) throw Error("tune: cannot read " + a->import_from);
         }
         const Context ctx;
+        // With the disk cache off (TWIDDLE_CACHE_DIR=off) the choices last as long as the process.
+        if (!ctx.state()->kernels->disk().enabled()) {
+            if (a->clear)
+                throw Error("tune --clear: the disk cache is off (TWIDDLE_CACHE_DIR=off): nothing to clear");
+            if ((!a->lengths.empty() || !a->import_from.empty()) && a->export_to.empty())
+                throw Error(
+                    "tune: the disk cache is off (TWIDDLE_CACHE_DIR=off), so the choices would be lost "
+                    "with the process: give --export FILE to keep them");
+        }
         // --clear with --import replaces the choices: a file that does not import leaves them as they were.
         const std::string kept = a->clear && !a->import_from.empty() ? export_tuning(ctx) : std::string();
         if (a->clear) clear_tuning(ctx);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -41,6 +42,10 @@ CLI::Validator parsed_by(Parse parse) {
         "");
 }
 
+// A bad combination of options that a command's callback finds: a usage error, which exits 2
+// as the parser's own do (twiddle::Error exits 1).
+[[noreturn]] inline void usage_error(const std::string& message) { throw CLI::ValidationError(message); }
+
 // The largest length or count an option takes: no buffer holds 2^32 elements.
 inline constexpr uint64_t kMaxCount = 0xffffffffu;
 
@@ -60,6 +65,22 @@ inline CLI::Validator integer_in(uint64_t low, uint64_t high) {
                    std::to_string(high);
         },
         high == kMaxCount ? "" : "in [" + std::to_string(low) + " - " + std::to_string(high) + "]");
+}
+
+// A CLI transform as integer_in for 0 or a power of two from `low` to `high`: the planner's rule
+// for its longest pass, radix and workgroup sizes (Options), where 0 leaves the choice to it.
+inline CLI::Validator zero_or_power_of_two(uint64_t low, uint64_t high, const std::string& zero_means) {
+    return CLI::Validator(
+        [=](std::string& text) {
+            const auto value = parse_decimal(text);
+            if (value && (*value == 0 || (*value >= low && *value <= high && std::has_single_bit(*value)))) {
+                text = std::to_string(*value);
+                return std::string();
+            }
+            return "'" + text + "' is not 0 (" + zero_means + ") or a power of two from " +
+                   std::to_string(low) + " to " + std::to_string(high);
+        },
+        "");
 }
 
 // A CLI check that each value is a decimal number (as 0.5 or 5e-7: no sign, space or hex digits;

@@ -57,15 +57,55 @@ int write_all(int fd, std::span<const std::byte> bytes) {
     return 0;
 }
 
+// Where write_file_atomic puts `requested`: through symbolic links, the file they end at; a
+// device or a pipe (/dev/null, /dev/stdout, a FIFO) in place (`in_place`), as a shell's
+// redirection writes it, since a file renamed over it would replace the node itself. Throws
+// twiddle::Error for a path it cannot write: one that names no file, a directory, a file in a
+// directory that does not exist, a file the user may not write, a name the system refuses.
+struct Destination {
+    fs::path path;
+    bool in_place = false;
+    bool replaces = false;
+    mode_t mode = 0;  // of the file it replaces
+};
+
+Destination destination(const fs::path& requested) {
+    const std::string file = requested.string();
+    if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
+    struct stat node {};
+    if (::stat(requested.c_str(), &node) == 0 && !S_ISREG(node.st_mode) && !S_ISDIR(node.st_mode))
+        return {requested, true};
+    Destination d{link_target(requested)};
+    struct stat existing {};
+    d.replaces = ::stat(d.path.c_str(), &existing) == 0;
+    if (!d.replaces && errno != ENOENT)  // a name too long, a file where a directory should be
+        throw Error(file + ": cannot write: " + errno_text(errno));
+    if (d.replaces) {
+        if (S_ISDIR(existing.st_mode)) throw Error(file + ": cannot write: it is a directory");
+        // A file the user may not write stays as it is, as with a shell's redirection (the
+        // rename in write_file_atomic needs only the directory's permission).
+        if (::faccessat(AT_FDCWD, d.path.c_str(), W_OK, AT_EACCESS) != 0)
+            throw Error(file + ": cannot write: " + errno_text(errno));
+        d.mode = existing.st_mode;
+    } else {
+        const fs::path dir = d.path.has_parent_path() ? d.path.parent_path() : fs::path(".");
+        struct stat parent {};
+        if (::stat(dir.c_str(), &parent) != 0)
+            throw Error(file + ": cannot write in " + dir.string() + ": " + errno_text(errno));
+        if (!S_ISDIR(parent.st_mode))
+            throw Error(file + ": cannot write: " + dir.string() + " is not a directory");
+    }
+    return d;
+}
+
 }  // namespace
+
+void check_writable(const fs::path& path) { destination(path); }
 
 void write_file_atomic(const fs::path& requested, std::span<const std::byte> bytes) {
     const std::string file = requested.string();
-    if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
-    // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place, as a shell's
-    // redirection writes it: a file renamed over it would replace the node itself.
-    struct stat node {};
-    if (::stat(requested.c_str(), &node) == 0 && !S_ISREG(node.st_mode) && !S_ISDIR(node.st_mode)) {
+    const Destination target = destination(requested);
+    if (target.in_place) {
         FileDescriptor fd(::open(requested.c_str(), O_WRONLY | O_CLOEXEC));
         if (fd.get() < 0) throw Error(file + ": cannot open for writing: " + errno_text(errno));
         if (const int error = write_all(fd.get(), bytes); error != 0)
@@ -74,14 +114,7 @@ void write_file_atomic(const fs::path& requested, std::span<const std::byte> byt
             throw Error(file + ": cannot close: " + errno_text(error));
         return;
     }
-    // Through symbolic links, replace the file they end at, as writing through them would.
-    const fs::path path = link_target(requested);
-    struct stat existing {};
-    const bool replaces = ::stat(path.c_str(), &existing) == 0;
-    // A file the user may not write stays as it is, as with a shell's redirection (the rename
-    // below needs only the directory's permission).
-    if (replaces && !S_ISDIR(existing.st_mode) && ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0)
-        throw Error(file + ": cannot write: " + errno_text(errno));
+    const fs::path& path = target.path;
 
     // A name no one else uses, in the target's directory so that the rename cannot cross file
     // systems. O_EXCL refuses to reuse an existing file.
@@ -110,7 +143,7 @@ void write_file_atomic(const fs::path& requested, std::span<const std::byte> byt
     if (const int error = write_all(fd.get(), bytes); error != 0)
         throw fail("write the temporary file", error);
     // A replaced file keeps its permissions.
-    if (replaces && ::fchmod(fd.get(), existing.st_mode & 07777) != 0)
+    if (target.replaces && ::fchmod(fd.get(), target.mode & 07777) != 0)
         throw fail("set the permissions of the temporary file", errno);
     // Without the sync a crash soon after the rename could leave an empty file under the name.
     if (::fsync(fd.get()) != 0) throw fail("sync the temporary file", errno);

@@ -35,6 +35,10 @@ private:
 // twiddle::Error names the file. A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written
 // in place instead, as a shell's redirection would.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
+// Throws the twiddle::Error write_file_atomic would for a path it cannot write at all (no file
+// name, a directory, a missing directory, a file the user may not write), so that a command
+// refuses it before the work that makes the bytes.
+void check_writable(const std::filesystem::path& path);
 
 // The files a command writes as one set (pictures, a table and its chart). Each is written
 // whole (write_file_atomic); note each before writing it, and a directory before making it.

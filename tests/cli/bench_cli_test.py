@@ -209,6 +209,14 @@ class Bench(cli_test_common.CliTest):
             results = {r["library"]: (r["status"], r["rel_l2"], r["gbps"]) for r in case["results"]}
             self.check_results(results, "c2r " + case["shape"])
 
+    def test_quick_gives_way_to_options_given(self):
+        # --quick's sweep (2^16 values per case, N up to 4096) only fills in what is not given.
+        out = self.path("quick.csv")
+        self.run_ok("--quick", "--warmup", "0", "--total", "17", "--max", "4", "--out", out)
+        with open(out) as f:
+            rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
+        self.assertEqual([(r["shape"], r["batch"]) for r in rows], [("8", str(2**14)), ("16", str(2**13))])
+
     def test_pass_times_csv(self):
         # 8192 takes two passes on every device's default plan here (--max-pass-length 64); 16x16
         # two passes (one per dim); 64 one pass, which reports no pass times.
@@ -278,8 +286,9 @@ class Bench(cli_test_common.CliTest):
             self.assertIn(message, run.stderr)
             self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
 
-    def test_failed_chart_leaves_no_table(self):
-        # The table and its chart are one set: a chart that cannot be written takes the table with it.
+    def test_unwritable_chart_is_refused_before_the_cases(self):
+        # The table and its chart are one set: a chart path that cannot be written is refused
+        # before any case runs, and no table is made.
         out = self.path("r.csv")
         run = self.twiddle("bench", "--compare", *FAST, "--n", "16", "--out", out, "--plot",
                            self.path("no/such/dir/chart"))
@@ -287,8 +296,8 @@ class Bench(cli_test_common.CliTest):
         self.assertIn("chart.svg", run.stderr)
         self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
         self.assertEqual(os.listdir(self.dir), [])
-        # Through a link to a missing file the table is made at the link's end; that file goes
-        # too, and the link stays.
+        # Through a link to a missing file the table would be made at the link's end: nothing is,
+        # and the link stays.
         os.symlink("made.csv", out)
         run = self.twiddle("bench", "--compare", *FAST, "--n", "16", "--out", out, "--plot",
                            self.path("no/such/dir/chart"))

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "file_io.hpp"
 #include "npy.hpp"
 #include "twiddle/error.hpp"
 
@@ -353,6 +354,54 @@ TEST_F(NpyTest, AtomicWriteReplacesAndCleansUp) {
     EXPECT_THROW(write_npy_atomic(dir_ / "nowhere" / "x.npy", two, ramp(2)), Error);
     EXPECT_EQ(listing(), (std::vector<std::string>{"out.npy", "sub"}));
     EXPECT_TRUE(fs::is_empty(dir_ / "sub"));
+}
+
+// What a command checks before its work: the message write_file_atomic would give, nothing made.
+TEST_F(NpyTest, UnwritablePathsAreRefusedUpFront) {
+    write("file", "x");
+    fs::create_directory(dir_ / "sub");
+    const std::string long_name(256, 'n');
+    const std::vector<std::pair<fs::path, std::string>> refused = {
+        {dir_ / "sub", "cannot write: it is a directory"},
+        {dir_ / "nowhere" / "x.npy", "cannot write in " + (dir_ / "nowhere").string()},
+        {dir_ / "file" / "x.npy", "cannot write: Not a directory"},
+        {dir_ / long_name, "cannot write: File name too long"}};
+    for (const auto& [path, message] : refused) {
+        try {
+            cli::check_writable(path);
+            ADD_FAILURE() << "accepted " << path;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+        EXPECT_THROW(write_npy_atomic(path, std::vector<uint64_t>{2}, ramp(2)), Error);
+    }
+    EXPECT_NO_THROW(cli::check_writable(dir_ / "new.npy"));
+    EXPECT_NO_THROW(cli::check_writable(dir_ / "file"));
+    EXPECT_NO_THROW(cli::check_writable("/dev/null"));
+    EXPECT_EQ(listing(), (std::vector<std::string>{"file", "sub"}));
+}
+
+// A set of files that fails part-way removes the files it made; a file it replaced stays replaced.
+TEST_F(NpyTest, AFailedFileSetRemovesWhatItMade) {
+    write("old.csv", "old");
+    const std::vector<uint64_t> two{2};
+    try {
+        cli::FileSet files;
+        write_npy_atomic(files.note(dir_ / "table.npy"), two, ramp(2));
+        write_npy_atomic(files.note(dir_ / "old.csv"), two, ramp(2));
+        write_npy_atomic(files.note(dir_ / "nowhere" / "chart.npy"), two, ramp(2));
+        files.keep();
+        ADD_FAILURE() << "no error";
+    } catch (const Error&) {
+    }
+    EXPECT_EQ(listing(), (std::vector<std::string>{"old.csv"}));
+    EXPECT_EQ(read_npy(dir_ / "old.csv").shape, two);
+    {
+        cli::FileSet files;
+        write_npy_atomic(files.note(dir_ / "table.npy"), two, ramp(2));
+        files.keep();
+    }
+    EXPECT_EQ(listing(), (std::vector<std::string>{"old.csv", "table.npy"}));
 }
 
 }  // namespace

@@ -191,12 +191,15 @@ class Refusals(CliTest):
             # Decimal, though CLI11 alone reads a leading zero as octal (016 would be 14).
             (["--nphi", "016"], "--nphi 17 or more, got 16", 1),
             ([], "--nphi is required", 2),
-            (["--nphi", "17", "--radix", "3"], "radix must be 0 (the planner's choice), 2, 4, 8, 16 or 32, got 3", 2),
+            (["--nphi", "17", "--radix", "3"],
+             "--radix: '3' is not 0 (the planner's choice) or a power of two from 2 to 32", 2),
             (["--nphi", "17", "--strategy", "fftw"], "unknown SHT strategy 'fftw' (expected fft or dft)", 2),
             (["--nphi", "17", "--strategy", "dft", "--radix", "4"],
-             "--radix and --complex-path apply to --strategy fft only", 1),
+             "--radix and --complex-path apply to --strategy fft only", 2),
             (["--nphi", "17", "--strategy", "dft", "--complex-path"],
-             "--radix and --complex-path apply to --strategy fft only", 1),
+             "--radix and --complex-path apply to --strategy fft only", 2),
+            # Odd rows always take the complex path: the flag would change nothing.
+            (["--nphi", "17", "--complex-path"], "--complex-path applies to even nphi; nphi 17 is odd", 2),
             (["--nphi", "17", "--mmax", "8"], "--mmax", 2),
         ]:
             with self.subTest(args=args):
@@ -228,14 +231,16 @@ class Refusals(CliTest):
             (["--mmax", "-1"], "--mmax: '-1' is not an integer from 0 to 4294967295", 2),
             (["--mmax", "4294967296"], "is not an integer from 0 to 4294967295", 2),
             ([], "--mmax is required", 2),
-            (["--mmax", "7", "--radix", "64"], "--radix: '64' is not an integer from 0 to 32", 2),
-            (["--mmax", "7", "--radix", "6"], "radix must be 0", 2),
+            (["--mmax", "7", "--radix", "64"], "--radix: '64' is not 0 (the planner's choice) or a power of two", 2),
+            (["--mmax", "7", "--radix", "6"], "--radix: '6' is not 0", 2),
             (["--mmax", "7", "--strategy", "auto"], "unknown SHT strategy 'auto'", 2),
             (["--mmax", "7", "--nphi", "16"], "--nphi", 2),
         ]:
             with self.subTest(args=args):
                 self.refuse("sht-analys", x, args, message, exit_code)
         self.refuse("sht-analys", x[..., :15], ["--mmax", "8"], "has nphi 15; mmax can be at most 7")
+        self.refuse("sht-analys", x[..., :15], ["--mmax", "7", "--complex-path"],
+                    "--complex-path applies to even nphi; nphi 15 is odd", 2)
 
     def test_missing_input(self):
         self.expect_failure(["sht-synth", self.path("nothing.npy"), self.path("y.npy"), "--nphi", "8"],

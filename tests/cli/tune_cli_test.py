@@ -86,6 +86,24 @@ class Tune(cli_test_common.CliTest):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("tuning:", r.stderr)
 
+    def test_without_the_disk_cache(self):
+        # With the disk cache off, tuned choices last as long as the process: tune refuses to
+        # make or import choices that nothing would keep, and keeps them in --export's file.
+        self.env["TWIDDLE_CACHE_DIR"] = "off"
+        for args, message in (
+                (("--n", "64", "--total", "10", "--reps", "1"), "so the choices would be lost"),
+                (("--clear",), "tune --clear: the disk cache is off")):
+            r = self.run_tune(*args)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn(message, r.stderr)
+            self.assertEqual(r.stdout, "")
+        exported = self.path("choices.txt")
+        r = self.run_tune("--n", "64", "--total", "10", "--reps", "1", "--export", exported)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(exported) as f:
+            self.assertEqual([line.split()[:3] for line in f], [["c2c", "f32", "64"]])
+        self.assertEqual(os.listdir(self.dir), ["choices.txt"])
+
 
 if __name__ == "__main__":
     cli_test_common.main(__doc__)
