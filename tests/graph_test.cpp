@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "cpu/reference.hpp"
@@ -289,6 +290,51 @@ TEST_F(GraphTest, LogScaleInDoublePrecision) {
     }
 }
 
+// With a floor of 0 or below, log_scale's values are IEEE log10's: -inf at 0, NaN below 0 and
+// for NaN, +inf at +inf; and subnormal doubles are no trouble.
+TEST_F(GraphTest, LogScaleWithoutAFloor) {
+    Context& ctx = testing::device();
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+    const std::vector<double> x = {0.0, -1.0, -0.0, nan, inf, 100.0, 1e-320, 4.9e-324, 0.5};
+    const uint64_t count = x.size();
+    for (const Precision p : {Precision::f32, Precision::f64}) {
+        Buffer in(ctx, count * 8), out(ctx, count * 8);
+        if (p == Precision::f64) {
+            in.upload(x.data(), count * 8);
+        } else {
+            const std::vector<float> xf(x.begin(), x.end());
+            in.upload(xf.data(), count * 4);
+        }
+        Graph g(ctx);
+        g.log_scale(g.external(in), g.external(out), count, p, -1.0);
+        g.compile().execute();
+        std::vector<double> got(count);
+        if (p == Precision::f64) {
+            got = download<double>(out, count);
+        } else {
+            const auto gf = download<float>(out, count);
+            got.assign(gf.begin(), gf.end());
+        }
+        for (uint64_t i = 0; i < count; ++i) {
+            // f32 holds no subnormal input: those are 0 there, whose log is -inf (or, where a
+            // device keeps subnormal floats, their log).
+            const double xi = p == Precision::f32 ? static_cast<double>(static_cast<float>(x[i])) : x[i];
+            const double want = std::log10(xi);
+            if (std::isnan(want)) {
+                EXPECT_TRUE(std::isnan(got[i])) << to_string(p) << " " << x[i] << ": " << got[i];
+            } else if (std::isinf(want)) {
+                EXPECT_EQ(got[i], want) << to_string(p) << " " << x[i];
+            } else if (p == Precision::f64) {
+                EXPECT_LE(std::abs(got[i] - want), 4e-16 * std::max(1.0, std::abs(want))) << x[i];
+            } else if (std::abs(xi) < std::numeric_limits<float>::min()) {
+                EXPECT_TRUE(got[i] == -inf || std::abs(got[i] - want) < 1e-5) << x[i] << ": " << got[i];
+            } else {
+                EXPECT_NEAR(got[i], want, 1e-6 * std::max(1.0, std::abs(want))) << x[i];
+            }
+        }
+    }
+}
+
 // Results of `desc` through a graph: forward A and B, their product, the inverse; the product as a
 // node of its own, or fused into A's forward transform (its last pass's stores).
 std::vector<uint8_t> convolution(const FftDesc& fwd, const FftDesc& inv, const std::vector<uint8_t>& a,
@@ -402,6 +448,20 @@ TEST_F(GraphTest, ConvolutionNodeMatchesItsSteps) {
         {FftDesc(4096, 3), Options{.max_pass_length = 64}, 4},
         {FftDesc::r2c(300, 4), {}, 0},
         {FftDesc(1000, 2).with_precision(Precision::f64), {}, 1},
+        // Sides laid out apart (two plans): the spectrum in the output's layout, the result in the
+        // input's.
+        {FftDesc::guru({{64, 1, 1}}, {{3, 64, 70}}), {}, 0},
+        {FftDesc::guru({{64, 3, 1}}, {{3, 1, 64}}), {}, 0},
+    };
+    // The inverse of a c2c problem reads its output's layout and writes its input's.
+    const auto inverse_of = [](const FftDesc& d) {
+        auto swapped = [](std::vector<Dim> dims) {
+            for (Dim& x : dims) std::swap(x.in_stride, x.out_stride);
+            return dims;
+        };
+        return d.transform() == Transform::r2c
+                   ? FftDesc::c2r(300, 4)
+                   : FftDesc::guru(swapped(d.dims()), swapped(d.batch_dims())).with_precision(d.precision());
     };
     for (const Case& c : cases) {
         const FftDesc& desc = c.fwd;
@@ -409,7 +469,7 @@ TEST_F(GraphTest, ConvolutionNodeMatchesItsSteps) {
         const uint64_t n = desc.output_elements() / desc.batch();  // spectrum points per transform
         const auto x = random_bytes(desc.input_bytes(), precision, 5);
         const auto h = random_bytes(n * complex_bytes(precision), precision, 6);
-        const FftDesc inv = desc.transform() == Transform::r2c ? FftDesc::c2r(300, 4) : desc;
+        const FftDesc inv = inverse_of(desc);
         Buffer bx(ctx, std::max(desc.input_bytes(), inv.output_bytes())), bh(ctx, h.size());
         Buffer node_out(ctx, inv.output_bytes()), steps_out(ctx, inv.output_bytes());
         bh.upload(h.data(), h.size());
@@ -866,6 +926,47 @@ TEST_F(GraphTest, SupportQuery) {
     const Support huge = support(ctx, FftDesc(uint64_t(1) << 33));
     EXPECT_FALSE(huge.supported);
     EXPECT_FALSE(huge.reason.empty());
+}
+
+// A binding starts at its view's offset aligned down to minStorageBufferOffsetAlignment, so it
+// may cover bytes just before its array: nodes, and dispatches of one node, whose bindings share
+// bytes that one of them writes are ordered by a barrier (the fixture fails on the
+// synchronization validation layer's hazards).
+TEST_F(GraphTest, BindingsAlignedDownAreOrdered) {
+    Context& ctx = testing::device();
+    const uint64_t align = ctx.caps().min_storage_buffer_offset_alignment;
+    const auto x = testing::random_complex(127, 31);
+    Buffer a(ctx, 127 * 8), b(ctx, 512);
+    // Two arrays back to back in one buffer: 63 values scaled in place, then an FFT of the next
+    // 64, whose binding starts 8 bytes into the first where the alignment is over 8.
+    a.upload(x.data(), 127 * 8);
+    {
+        Graph g(ctx);
+        const Resource ra = g.external(a), rb = g.external(b);
+        g.scale(View{ra, 0, 63 * 8}, View{ra, 0, 63 * 8}, 63, DataType::complex64, 2.0);
+        g.fft(FftDesc(64), View{ra, 63 * 8, 512}, View{rb, 0, 512}, Direction::forward);
+        const CompiledGraph run = g.compile();
+        EXPECT_EQ(run.levels().size(), align > 8 ? 2u : 1u);
+        run.execute();
+        const auto scaled = download<cf>(a, 63);
+        for (size_t i = 0; i < 63; ++i) EXPECT_EQ(scaled[i], x[i] * 2.0f) << i;
+        const std::vector<cd> tail(x.begin() + 63, x.end());
+        std::vector<cd> want(64);
+        cpu::reference_dft(tail, want, 64, 1, Direction::forward);
+        EXPECT_LE(cpu::relative_l2(download<cf>(b, 64), want), 1e-6);
+    }
+    // One node in place over two chunks that lie end to end at an odd element: its second
+    // dispatch's bindings start inside the first's elements.
+    a.upload(x.data(), 127 * 8);
+    Graph g(ctx);
+    const Resource ra = g.external(a);
+    const ChunkedView both({View{ra, 0, 7 * 8}, View{ra, 7 * 8, 120 * 8}});
+    g.scale(both, both, 127, DataType::complex64, 3.0);
+    const CompiledGraph run = g.compile();
+    EXPECT_EQ(run.stats().barriers, align > 8 ? 1u : 0u);
+    run.execute();
+    const auto scaled = download<cf>(a, 127);
+    for (size_t i = 0; i < 127; ++i) EXPECT_EQ(scaled[i], x[i] * 3.0f) << i;
 }
 
 TEST_F(GraphTest, CompileRefusesBadNodes) {

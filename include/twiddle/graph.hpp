@@ -201,8 +201,9 @@ public:
     // (FusedOps::multiply_store(filter spectrum, ...) for a convolution with a filter). Where
     // plan_convolution takes the problem (c2c whose dims each take one pass), one plan: one pass for
     // a one-pass 1D length, three for 2D. Otherwise the forward transform with the product fused
-    // into its stores, a transient spectrum, and the inverse. Each array in one chunk. The result
-    // carries both directions' normalization (backward: 1 / N).
+    // into its stores, a transient spectrum (in desc's output layout), and the inverse. The result
+    // is laid out as the input (desc's input layout, where a guru desc's sides differ). Each
+    // array in one chunk. The result carries both directions' normalization (backward: 1 / N).
     Node convolution(const FftDesc& desc, const ChunkedView& in, const ChunkedView& out,
                      const FusedOps& product, const Options& options = {});
     // out[i] = in[i] * operand[i] for i < count. `type` is in's and out's; the operand is of
@@ -217,6 +218,7 @@ public:
     Node magnitude_squared(const ChunkedView& in, const ChunkedView& out, uint64_t count,
                            Precision precision);
     // out[i] = log10(max(in[i], floor)) on reals: a power spectrum on a log scale for display.
+    // Without a floor above 0, log10 of 0 is -inf and of a value below 0 (or NaN) NaN.
     Node log_scale(const ChunkedView& in, const ChunkedView& out, uint64_t count, Precision precision,
                    double floor = 1e-30);
     // Copies `bytes` (a multiple of 4).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 #include "codegen/glsl_writer.hpp"
@@ -30,13 +31,24 @@ void emit_index(GlslWriter& w, const std::string& count) {
     w.line("if (i >= " + count + ") return;");
 }
 
-// log10 of a positive double. GLSL has no double-precision logarithm: x = m 2^e with m in
-// [1/sqrt 2, sqrt 2), and ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, whose series to
-// s^21 leaves a relative error below 1e-18.
+// log10 of a double as IEEE's log10 gives it: -inf at 0, NaN below 0 and for NaN, +inf at +inf.
+// GLSL has no double-precision logarithm: x = m 2^e with m in [1/sqrt 2, sqrt 2), and
+// ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, whose series to s^21 leaves a relative
+// error below 1e-18. Subnormal x is scaled by 2^54 first (frexp is undefined for it).
 void emit_log10_f64(GlslWriter& w) {
     w.open("double log10_f64(double x)");
+    w.line("const double inf = packDouble2x32(uvec2(0u, 0x7ff00000u));");
+    w.line("if (!(x > 0.0lf)) return x == 0.0lf ? -inf : packDouble2x32(uvec2(0u, 0x7ff80000u));");
+    w.line("if (x == inf) return x;");
+    w.line("int bias = 0;");
+    w.open("if (x < " +
+           literal(static_cast<long double>(std::numeric_limits<double>::min()), Precision::f64) + ")");
+    w.line("x *= " + literal(std::ldexp(1.0L, 54), Precision::f64) + ";");
+    w.line("bias = -54;");
+    w.close();
     w.line("int e;");
     w.line("double m = frexp(x, e);");
+    w.line("e += bias;");
     w.open("if (m < " + literal(std::sqrt(0.5L), Precision::f64) + ")");
     w.line("m *= 2.0lf;");
     w.line("e -= 1;");
@@ -48,6 +60,14 @@ void emit_log10_f64(GlslWriter& w) {
     w.line("double p = " + poly + ";");
     w.line("return (double(e) * " + literal(std::log(2.0L), Precision::f64) + " + 2.0lf * s * p) * " +
            literal(1.0L / std::log(10.0L), Precision::f64) + ";");
+    w.close();
+}
+
+// log10 of a float with the same values at 0, below 0 and NaN (GLSL leaves log2 undefined there).
+void emit_log10_f32(GlslWriter& w) {
+    w.open("float log10_f32(float x)");
+    w.line("if (!(x > 0.0)) return x == 0.0 ? uintBitsToFloat(0xff800000u) : uintBitsToFloat(0x7fc00000u);");
+    w.line("return log2(x) * " + literal(std::log10(2.0L), Precision::f32) + ";");
     w.close();
 }
 
@@ -88,7 +108,7 @@ std::string generate_elementwise_kernel(const ElementwiseKernel& k) {
         "layout(push_constant) uniform Params { uint src_offset; uint dst_offset; uint operand_offset; "
         "uint count; uint phase; uint period; " +
         R + " factor; } params;");
-    if (k.op == ElementwiseOp::log_scale && precision == Precision::f64) emit_log10_f64(w);
+    if (k.op == ElementwiseOp::log_scale) (precision == Precision::f64 ? emit_log10_f64 : emit_log10_f32)(w);
     w.open("void main()");
     emit_index(w, "params.count");
     const std::string x = "src[params.src_offset + i]";
@@ -112,11 +132,10 @@ std::string generate_elementwise_kernel(const ElementwiseKernel& k) {
         value = "a.x * a.x + a.y * a.y";
         break;
     case ElementwiseOp::log_scale:
-        if (precision == Precision::f64) {
-            value = "log10_f64(max(" + x + ", params.factor))";
-        } else {
-            value = "log2(max(" + x + ", params.factor)) * " + literal(std::log10(2.0L), Precision::f32);
-        }
+        // Not max(): GLSL leaves its result undefined for NaN.
+        w.line(src_type + " v = " + x + ";");
+        value = std::string(precision == Precision::f64 ? "log10_f64" : "log10_f32") +
+                "(v < params.factor ? params.factor : v)";
         break;
     case ElementwiseOp::copy: value = x; break;
     }

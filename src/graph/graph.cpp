@@ -142,15 +142,16 @@ TransformExtent transform_extent(const FftDesc& desc) {
     return e;
 }
 
-// The inverse of a forward problem on the same arrays: itself for c2c, the c2r of an r2c.
+// The inverse of a forward problem: from its output's layout back to its input's (c2c, or the
+// c2r of an r2c).
 FftDesc inverse_of(const FftDesc& desc) {
-    if (desc.transform() == Transform::c2c) return desc;
     auto swapped = [](std::vector<Dim> dims) {
         for (Dim& d : dims) std::swap(d.in_stride, d.out_stride);
         return dims;
     };
-    return FftDesc::guru(swapped(desc.dims()), swapped(desc.batch_dims()), Transform::c2r,
-                         desc.spectrum_length())
+    return FftDesc::guru(swapped(desc.dims()), swapped(desc.batch_dims()),
+                         desc.transform() == Transform::c2c ? Transform::c2c : Transform::c2r,
+                         desc.transform() == Transform::c2c ? 0 : desc.spectrum_length())
         .with_precision(desc.precision())
         .with_normalization(desc.normalization());
 }
@@ -955,9 +956,18 @@ void Compiler::check_convolution(size_t i) {
 }
 
 // Levels: a node runs one level after the latest earlier node it conflicts with (a write of
-// either touching the other's bytes); nodes of one level are independent.
+// either touching the other's bytes); nodes of one level are independent. A binding starts at
+// its view's offset aligned down to minStorageBufferOffsetAlignment (vk::bind), so each range
+// counts from there: the bytes a binding covers but the kernel does not touch are still a
+// hazard to the synchronization validation layer, and nodes whose bindings share them are
+// ordered too.
 void Compiler::order() {
     const size_t n = g_.nodes.size();
+    const uint64_t align = std::max<uint64_t>(1, s_.caps.min_storage_buffer_offset_alignment);
+    const auto bound = [align](Piece p) {
+        const uint64_t start = p.offset / align * align;
+        return Piece{p.resource, start, p.offset - start + p.bytes};
+    };
     level_.assign(n, 0);
     uint32_t levels = 0;
     for (size_t j = 0; j < n; ++j) {
@@ -966,7 +976,7 @@ void Compiler::order() {
             bool conflict = false;
             for (const Access& a : lowered_[i].accesses) {
                 for (const Access& b : lowered_[j].accesses)
-                    if ((a.write || b.write) && overlap(a.range, b.range)) {
+                    if ((a.write || b.write) && overlap(bound(a.range), bound(b.range))) {
                         conflict = true;
                         break;
                     }
@@ -1055,6 +1065,26 @@ void Compiler::elementwise(std::vector<Command>& cmds, const codegen::Elementwis
         const auto p = a.pieces(element * a.element, elements * a.element);
         return vk::bind(s_, view_of(p.front().second), elements * a.element, a.element);
     };
+    // The dispatches run without barriers between them, each on its own elements; but a binding
+    // starts at its offset aligned down (vk::bind), so where one dispatch's bindings share bytes
+    // with an earlier one's and either writes them (the destination, binding 1), a barrier comes
+    // between them: the synchronization validation layer reports the shared bytes as a hazard.
+    std::vector<std::pair<VkDescriptorBufferInfo, bool>> since_barrier;  // binding, written
+    auto add = [&](Dispatch d) {
+        const auto shares = [](const VkDescriptorBufferInfo& a, const VkDescriptorBufferInfo& b) {
+            return a.buffer == b.buffer && a.offset < b.offset + b.range && b.offset < a.offset + a.range;
+        };
+        bool conflict = false;
+        for (size_t b = 0; b < d.buffers.size() && !conflict; ++b)
+            for (const auto& [earlier, written] : since_barrier)
+                if ((written || b == 1) && shares(earlier, d.buffers[b])) conflict = true;
+        if (conflict) {
+            cmds.push_back(Barrier{});
+            since_barrier.clear();
+        }
+        for (size_t b = 0; b < d.buffers.size(); ++b) since_barrier.push_back({d.buffers[b], b == 1});
+        cmds.push_back(std::move(d));
+    };
     for (size_t c = 0; c + 1 < cuts.size(); ++c)
         for (uint64_t e = cuts[c]; e < cuts[c + 1]; e += longest) {
             const uint64_t len = std::min(longest, cuts[c + 1] - e);
@@ -1077,7 +1107,7 @@ void Compiler::elementwise(std::vector<Command>& cmds, const codegen::Elementwis
                 d.buffers.push_back(op.info);
             }
             d.push = codegen::pack_elementwise_params(precision, params);
-            cmds.push_back(std::move(d));
+            add(std::move(d));
         }
 }
 
