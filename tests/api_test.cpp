@@ -133,6 +133,22 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_THROW(scale_factor(static_cast<Normalization>(3), Direction::inverse, 8), Error);
     EXPECT_EQ(to_string(static_cast<Precision>(9)), "?");
     EXPECT_EQ(to_string(static_cast<Placement>(9)), "?");
+    EXPECT_EQ(to_string(static_cast<DeviceType>(9)), "?");
+    EXPECT_EQ(to_string(DeviceType::other), "other");
+    // Null command buffers: a crash in the loader or the driver before.
+    const GpuTimer timer(ctx, 2);
+    EXPECT_THROW(timer.reset(VK_NULL_HANDLE), Error);
+    EXPECT_THROW(timer.begin(VK_NULL_HANDLE, 0), Error);
+    const VkCommandBuffer none = VK_NULL_HANDLE;
+    EXPECT_THROW(ctx.submit_commands(std::span(&none, 1)), Error);
+    ctx.submit([&](VkCommandBuffer cmd) {
+        try {
+            timer.end(cmd, 2);
+            ADD_FAILURE() << "no error";
+        } catch (const Error& e) {
+            EXPECT_STREQ(e.what(), "GpuTimer::end: interval 2 is out of range; the timer has 2");
+        }
+    });
     // Planner options outside their domains.
     EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.max_radix = 64}), Error);
     EXPECT_THROW(Plan(ctx, FftDesc(64), Options{.max_radix = 6}), Error);

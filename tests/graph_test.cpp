@@ -969,6 +969,57 @@ TEST_F(GraphTest, BindingsAlignedDownAreOrdered) {
     for (size_t i = 0; i < 127; ++i) EXPECT_EQ(scaled[i], x[i] * 3.0f) << i;
 }
 
+// Errors of the planner, the kernel compiler and the descs a node builds name the node, as the
+// graph's own checks do, in compile() and in stats(), and keep their type.
+TEST_F(GraphTest, ErrorsNameTheNode) {
+    Context& ctx = testing::device();
+    Buffer a(ctx, 4096), b(ctx, 4096);
+    const auto message = [&](auto&& build, bool stats) -> std::string {
+        Graph g(ctx);
+        const Resource ra = g.external(a), rb = g.external(b);
+        g.scale(View{ra, 2048, 64}, View{rb, 2048, 64}, 8, DataType::complex64, 2);
+        build(g, ra, rb);
+        try {
+            stats ? (void)g.stats() : (void)g.compile();
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    const auto bad_radix = [](Graph& g, Resource ra, Resource rb) {
+        g.fft(FftDesc(64), View{ra, 0, 512}, View{rb, 0, 512}, Direction::forward, Options{.max_radix = 3});
+    };
+    for (const bool stats : {false, true})
+        EXPECT_EQ(message(bad_radix, stats),
+                  "Graph node 1 (fft): Options.max_radix must be 0, 2, 4, 8, 16 or 32, got 3");
+    EXPECT_TRUE(message(
+                    [](Graph& g, Resource ra, Resource rb) {
+                        FusedOps f;
+                        f.callbacks.store = "not glsl";
+                        g.fft(FftDesc(64), View{ra, 0, 512}, View{rb, 0, 512}, Direction::forward, {}, f);
+                    },
+                    false)
+                    .starts_with("Graph node 1 (fft): compiling kernel"));
+    Buffer c(ctx, 70000 * 8), d(ctx, 70000 * 8);
+    Graph g(ctx);
+    g.fft(FftDesc(70000), g.external(c), g.external(d), Direction::forward,
+          Options{.strategy = Strategy::dft});
+    EXPECT_THROW(g.compile(), UnsupportedError);
+}
+
+// A product fused into a transform reads its period of the operand, not the whole view.
+TEST_F(GraphTest, StatsCountTheFusedOperandRead) {
+    Context& ctx = testing::device();
+    Buffer in(ctx, 64 * 8 * 4), out(ctx, 64 * 8 * 4), h(ctx, 65536);
+    Graph g(ctx);
+    const Resource rh = g.external(h);
+    g.fft(FftDesc(64, 4), g.external(in), g.external(out), Direction::forward, {},
+          FusedOps::multiply_store(rh, Precision::f32, 64));
+    const uint64_t want = 64 * 8 * 4 + 64 * 8;
+    EXPECT_EQ(g.stats().nodes[0].bytes_read, want);
+    EXPECT_EQ(g.compile().stats().nodes[0].bytes_read, want);
+}
+
 TEST_F(GraphTest, CompileRefusesBadNodes) {
     Context& ctx = testing::device();
     Buffer a(ctx, 4096), b(ctx, 4096);

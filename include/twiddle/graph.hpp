@@ -235,7 +235,9 @@ public:
     Node crop(const ChunkedView& in, const ChunkedView& out, const std::vector<uint64_t>& in_shape,
               const std::vector<uint64_t>& out_shape, DataType type);
 
-    // Logical statistics of the nodes so far (compiled figures 0).
+    // Logical statistics of the nodes so far (compiled figures 0). Before compile() finds which
+    // FFT nodes run in place (input and output the same range), their scratch is that of the
+    // transform out of place; CompiledGraph::stats() has the one it takes.
     GraphStats stats() const;
 
     // Checks every node, orders them, builds their kernels and plans and allocates the transient

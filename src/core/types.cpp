@@ -94,9 +94,9 @@ std::string_view to_string(DeviceType t) {
     case DeviceType::discrete_gpu: return "discrete_gpu";
     case DeviceType::virtual_gpu: return "virtual_gpu";
     case DeviceType::cpu: return "cpu";
-    case DeviceType::other: break;
+    case DeviceType::other: return "other";
     }
-    return "other";
+    return "?";
 }
 
 Normalization parse_normalization(std::string_view name) {

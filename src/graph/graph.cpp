@@ -142,6 +142,41 @@ TransformExtent transform_extent(const FftDesc& desc) {
     return e;
 }
 
+// How errors name node i: "Graph node 3 (fft)".
+std::string node_name(size_t i, NodeKind kind) {
+    return "Graph node " + std::to_string(i) + " (" + kind_name(kind) + ")";
+}
+
+// Runs `step`, so that every error it throws names the node `node` ("Graph node N (kind)"):
+// those of the planner, the kernel compiler and the descs do not know of it. The type is kept.
+template <typename Step>
+void naming(const std::string& node, Step step) {
+    const auto named = [&](const Error& e) {
+        const std::string what = e.what();
+        return what.starts_with("Graph node ") ? what : node + ": " + what;
+    };
+    try {
+        step();
+    } catch (const VulkanError& e) {
+        throw VulkanError(named(e), e.result());
+    } catch (const UnsupportedError& e) {
+        throw UnsupportedError(named(e));
+    } catch (const Error& e) {
+        throw Error(named(e));
+    }
+}
+
+// The operand elements a node's fused callbacks read, where that is known: operand_elements,
+// and the product's (its period, else one per spectrum element); 0 for the caller's own code
+// without operand_elements.
+uint64_t fused_operand_elements(const FusedOps& fused, uint64_t spectrum_elements) {
+    uint64_t need = fused.operand_elements;
+    if (fused.callbacks.multiply)
+        need = std::max(
+            need, fused.callbacks.multiply_period ? fused.callbacks.multiply_period : spectrum_elements);
+    return need;
+}
+
 // The inverse of a forward problem: from its output's layout back to its input's (c2c, or the
 // c2r of an r2c).
 FftDesc inverse_of(const FftDesc& desc) {
@@ -464,11 +499,11 @@ public:
                 }
         }
         lowered_.resize(n);
-        for (size_t i = 0; i < n; ++i) check_node(i);
+        for (size_t i = 0; i < n; ++i) naming_node(i, [&] { check_node(i); });
         order();
         place_transients();
         out_.commands.resize(n);
-        for (size_t i = 0; i < n; ++i) lower(i);
+        for (size_t i = 0; i < n; ++i) naming_node(i, [&] { lower(i); });
         count();
     }
 
@@ -490,8 +525,11 @@ private:
         std::optional<uint32_t> scratch, stage_in, stage_out;  // transient resources
     };
 
-    std::string name(size_t i) const {
-        return "Graph node " + std::to_string(i) + " (" + kind_name(g_.nodes[i].kind) + ")";
+    std::string name(size_t i) const { return node_name(i, g_.nodes[i].kind); }
+
+    template <typename Step>
+    void naming_node(size_t i, Step step) {
+        naming(name(i), step);
     }
 
     uint32_t add_transient(uint64_t bytes) {
@@ -863,16 +901,14 @@ void Compiler::check_fused_operand(size_t i, uint64_t spectrum_elements) {
                         " is not a multiple of the device's minStorageBufferOffsetAlignment, " +
                         std::to_string(align));
         op.bytes = op.ends.back();
-        uint64_t need = fused.operand_elements;
-        if (fused.callbacks.multiply)
-            need = std::max(
-                need, fused.callbacks.multiply_period ? fused.callbacks.multiply_period : spectrum_elements);
+        const uint64_t need = fused_operand_elements(fused, spectrum_elements);
         if (op.bytes < need * el)
             throw Error(name(i) + ": the fused operand holds " + std::to_string(op.bytes / el) +
                         " elements; the callbacks read " + std::to_string(need));
         if (any_overlap(op, l.out)) throw Error(name(i) + ": the output overlaps the fused operand");
         l.fused_operand = chunks[0].second;
-        l.stats.bytes_read += op.bytes;
+        // What the callbacks read where known, else the whole view (the caller's own code).
+        l.stats.bytes_read += need ? need * el : op.bytes;
         add_accesses(l.accesses, op, false);
     }
 }
@@ -1284,68 +1320,75 @@ void Compiler::count() {
 
 GraphStats Graph::stats() const {
     GraphStats st;
-    for (const NodeSpec& n : impl().nodes) {
+    for (size_t i = 0; i < impl().nodes.size(); ++i) {
+        const NodeSpec& n = impl().nodes[i];
         NodeStats ns;
         ns.kind = kind_name(n.kind);
         ns.passes = 1;
         ns.workgroup_size = codegen::kGraphWorkgroup;
-        switch (n.kind) {
-        case NodeKind::fft: {
-            const LogicalPlan lp = vk::plan_tuned(*impl().state, *n.desc, n.options).plan;
-            ns.elements = n.desc->output_elements();
-            ns.bytes_read = n.desc->input_bytes();
-            ns.bytes_written = n.desc->output_bytes();
-            ns.passes = lp.passes.size();
-            ns.workgroup_size = 0;
-            for (const auto& p : lp.passes)
-                ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
-            ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
-            break;
-        }
-        case NodeKind::convolution: {
-            const FftDesc inverse = inverse_of(*n.desc);
-            LogicalPlan lp;
-            size_t passes = 0;
-            try {
-                lp = plan_convolution(*n.desc, impl().state->caps, n.options);
-                passes = lp.passes.size();
-            } catch (const UnsupportedError&) {
-                lp = vk::plan_tuned(*impl().state, *n.desc, n.options).plan;
-                passes =
-                    lp.passes.size() + vk::plan_tuned(*impl().state, inverse, n.options).plan.passes.size();
+        // Planning errors name the node, as compile()'s do.
+        naming(node_name(i, n.kind), [&] {
+            switch (n.kind) {
+            case NodeKind::fft: {
+                const LogicalPlan lp = vk::plan_tuned(*impl().state, *n.desc, n.options).plan;
+                ns.elements = n.desc->output_elements();
+                ns.bytes_read = n.desc->input_bytes() + fused_operand_elements(n.fused, ns.elements) *
+                                                            data_type_bytes(n.fused.callbacks.operand_type);
+                ns.bytes_written = n.desc->output_bytes();
+                ns.passes = lp.passes.size();
+                ns.workgroup_size = 0;
+                for (const auto& p : lp.passes)
+                    ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
+                ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
+                break;
             }
-            ns.elements = inverse.output_elements();
-            ns.bytes_read = n.desc->input_bytes();
-            ns.bytes_written = inverse.output_bytes();
-            ns.passes = passes;
-            ns.workgroup_size = 0;
-            for (const auto& p : lp.passes)
-                ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
-            ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
-            break;
-        }
-        case NodeKind::copy:
-            ns.elements = n.count / 4;
-            ns.bytes_read = ns.bytes_written = n.count;
-            break;
-        case NodeKind::fftshift:
-        case NodeKind::zero_pad:
-        case NodeKind::crop:
-            ns.elements = product(n.layout.out_shape);
-            ns.bytes_read = product(n.layout.in_shape) * data_type_bytes(n.type);
-            ns.bytes_written = ns.elements * data_type_bytes(n.type);
-            break;
-        default: {
-            ns.elements = n.count;
-            ns.bytes_read = n.count * data_type_bytes(n.type);
-            if (n.kind == NodeKind::multiply) {
-                const uint64_t period = n.multiply.operand_period;
-                ns.bytes_read +=
-                    (period ? std::min(period, n.count) : n.count) * data_type_bytes(n.operand_type);
+            case NodeKind::convolution: {
+                const FftDesc inverse = inverse_of(*n.desc);
+                LogicalPlan lp;
+                size_t passes = 0;
+                try {
+                    lp = plan_convolution(*n.desc, impl().state->caps, n.options);
+                    passes = lp.passes.size();
+                } catch (const UnsupportedError&) {
+                    lp = vk::plan_tuned(*impl().state, *n.desc, n.options).plan;
+                    passes = lp.passes.size() +
+                             vk::plan_tuned(*impl().state, inverse, n.options).plan.passes.size();
+                }
+                ns.elements = inverse.output_elements();
+                ns.bytes_read = n.desc->input_bytes() +
+                                fused_operand_elements(n.fused, n.desc->output_elements()) *
+                                    data_type_bytes(n.fused.callbacks.operand_type);
+                ns.bytes_written = inverse.output_bytes();
+                ns.passes = passes;
+                ns.workgroup_size = 0;
+                for (const auto& p : lp.passes)
+                    ns.workgroup_size = std::max(ns.workgroup_size, p.kernel.workgroup_size);
+                ns.scratch_bytes = lp.scratch_bytes(Placement::out_of_place);
+                break;
             }
-            ns.bytes_written = n.count * data_type_bytes(n.out_type);
-        }
-        }
+            case NodeKind::copy:
+                ns.elements = n.count / 4;
+                ns.bytes_read = ns.bytes_written = n.count;
+                break;
+            case NodeKind::fftshift:
+            case NodeKind::zero_pad:
+            case NodeKind::crop:
+                ns.elements = product(n.layout.out_shape);
+                ns.bytes_read = product(n.layout.in_shape) * data_type_bytes(n.type);
+                ns.bytes_written = ns.elements * data_type_bytes(n.type);
+                break;
+            default: {
+                ns.elements = n.count;
+                ns.bytes_read = n.count * data_type_bytes(n.type);
+                if (n.kind == NodeKind::multiply) {
+                    const uint64_t period = n.multiply.operand_period;
+                    ns.bytes_read +=
+                        (period ? std::min(period, n.count) : n.count) * data_type_bytes(n.operand_type);
+                }
+                ns.bytes_written = n.count * data_type_bytes(n.out_type);
+            }
+            }
+        });
         st.nodes.push_back(ns);
     }
     return st;

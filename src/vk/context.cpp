@@ -490,6 +490,9 @@ void Context::submit(const std::function<void(VkCommandBuffer)>& record) const {
 void Context::submit_commands(std::span<const VkCommandBuffer> commands, VkFence fence) const {
     if (commands.size() > std::numeric_limits<uint32_t>::max())
         throw Error("Context::submit_commands: more than 2^32 - 1 command buffers");
+    for (size_t i = 0; i < commands.size(); ++i)
+        if (commands[i] == VK_NULL_HANDLE)
+            throw Error("Context::submit_commands: command buffer " + std::to_string(i) + " is null");
     state()->queue_submit(commands, fence);
 }
 

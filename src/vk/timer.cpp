@@ -32,18 +32,31 @@ GpuTimer& GpuTimer::operator=(GpuTimer&&) noexcept = default;
 GpuTimer::~GpuTimer() = default;
 GpuTimer::Impl& GpuTimer::impl() const { return detail::held(impl_, "GpuTimer"); }
 
+namespace {
+
+// The command buffer and interval a recording call was given, or twiddle::Error naming `call`.
+void check_recording(const char* call, VkCommandBuffer cmd, uint32_t interval, uint32_t intervals) {
+    if (cmd == VK_NULL_HANDLE) throw Error(std::string("GpuTimer::") + call + ": command buffer is null");
+    if (interval >= intervals)
+        throw Error(std::string("GpuTimer::") + call + ": interval " + std::to_string(interval) +
+                    " is out of range; the timer has " + std::to_string(intervals));
+}
+
+}  // namespace
+
 void GpuTimer::reset(VkCommandBuffer cmd) const {
+    check_recording("reset", cmd, 0, impl().intervals);
     vkCmdResetQueryPool(cmd, impl().pool.get(), 0, 2 * impl().intervals);
 }
 
 void GpuTimer::begin(VkCommandBuffer cmd, uint32_t interval) const {
-    if (interval >= impl().intervals) throw Error("GpuTimer interval out of range");
+    check_recording("begin", cmd, interval, impl().intervals);
     // Written once every earlier command has finished: the interval starts when prior work ends.
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl().pool.get(), 2 * interval);
 }
 
 void GpuTimer::end(VkCommandBuffer cmd, uint32_t interval) const {
-    if (interval >= impl().intervals) throw Error("GpuTimer interval out of range");
+    check_recording("end", cmd, interval, impl().intervals);
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, impl().pool.get(), 2 * interval + 1);
 }
 
