@@ -1355,9 +1355,9 @@ GraphStats Graph::stats() const {
                              vk::plan_tuned(*impl().state, inverse, n.options).plan.passes.size();
                 }
                 ns.elements = inverse.output_elements();
-                ns.bytes_read = n.desc->input_bytes() +
-                                fused_operand_elements(n.fused, n.desc->output_elements()) *
-                                    data_type_bytes(n.fused.callbacks.operand_type);
+                ns.bytes_read =
+                    n.desc->input_bytes() + fused_operand_elements(n.fused, n.desc->output_elements()) *
+                                                data_type_bytes(n.fused.callbacks.operand_type);
                 ns.bytes_written = inverse.output_bytes();
                 ns.passes = passes;
                 ns.workgroup_size = 0;
