@@ -231,6 +231,9 @@ TEST_F(Dist, LocalTransformsInPieces) {
         {{12, 10}, Transform::c2c, Decomposition::slab, OutputLayout::natural},
         {{6, 8, 9}, Transform::r2c, Decomposition::slab, OutputLayout::natural},
         {{5, 6, 10}, Transform::r2c, Decomposition::pencil, OutputLayout::natural},
+        // Planes of an odd number of reals: pieces of two planes, each on a complex element.
+        {{6, 9}, Transform::r2c, Decomposition::slab, OutputLayout::natural},
+        {{5, 3, 7}, Transform::r2c, Decomposition::pencil, OutputLayout::transposed},
     };
     for (const Case& c : cases)
         for (uint64_t piece : {uint64_t(1), uint64_t(700)}) {

@@ -111,13 +111,14 @@ struct DistOptions {
     // Pieces each exchange moves in turn (every rank's box cut along its axis 0), so that one
     // piece's MPI_Alltoallv overlaps the device's copies of its neighbours into and out of host
     // memory. The plan keeps 4 host-visible slots of a piece (2 x 2 / chunks of the largest
-    // box's bytes). 1: one piece, nothing overlapped.
+    // box's bytes). 1 (or 0): one piece, nothing overlapped.
     uint32_t chunks = 4;
     // The most bytes of a rank's box (on either side) one local transform takes; 0: the device's
     // maxStorageBufferRange, the most one kernel can bind. A stage over a larger box runs in
     // pieces cut along the first axis it does not transform; where that is not axis 0, the device
     // gathers each piece into a scratch buffer the plan keeps (up to this size) and scatters it
-    // back. Ranks may differ.
+    // back. A piece holds at least one plane (two where a plane of an r2c stage holds an odd
+    // number of reals), even where that is more than this. Ranks may differ.
     uint64_t max_piece_bytes = 0;
     Options local;  // for the local transforms' plans
 };

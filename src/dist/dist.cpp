@@ -633,13 +633,19 @@ DistPlan::DistPlan(const Context& context, MPI_Comm comm, const DistDesc& desc, 
             while (std::find(axes.begin(), axes.end(), split) != axes.end()) ++split;
             const uint64_t planes = b.shape()[split];
             const uint64_t plane_signal = signal_bytes / planes, plane_spectrum = spectrum_bytes / planes;
-            const uint64_t per_piece = std::max<uint64_t>(limit / std::max(plane_signal, plane_spectrum), 1);
+            // Pieces of whole steps of planes, so that each starts on a complex element, as a
+            // plan's arrays do: two planes where a plane holds an odd number of reals.
+            const uint64_t step = plane_signal % m.complex_bytes == 0 ? 1 : 2;
+            const uint64_t steps = (planes + step - 1) / step;
+            const uint64_t per_piece =
+                std::max<uint64_t>(limit / (step * std::max(plane_signal, plane_spectrum)), 1);
             const uint64_t pieces =
-                std::max(signal_bytes, spectrum_bytes) > limit ? (planes + per_piece - 1) / per_piece : 1;
+                std::max(signal_bytes, spectrum_bytes) > limit ? (steps + per_piece - 1) / per_piece : 1;
             stage.runs = split == 0 || pieces == 1;
             std::vector<uint64_t> plan_planes;  // the planes of each plan's pieces
             for (uint64_t j = 0; j < pieces; ++j) {
-                const uint64_t low = planes * j / pieces, n = planes * (j + 1) / pieces - low;
+                const uint64_t low = std::min(planes, steps * j / pieces * step);
+                const uint64_t n = std::min(planes, steps * (j + 1) / pieces * step) - low;
                 Impl::Piece piece{
                     0, b, low * plane_signal, n * plane_signal, low * plane_spectrum, n * plane_spectrum};
                 piece.box.low[split] = b.low[split] + as_signed(low);
