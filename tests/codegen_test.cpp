@@ -406,11 +406,14 @@ TEST(Compiler, SameSpirvAsShadercsPerformanceLevel) {
     for (auto op : {codegen::ElementwiseOp::multiply, codegen::ElementwiseOp::scale,
                     codegen::ElementwiseOp::magnitude_squared, codegen::ElementwiseOp::log_scale,
                     codegen::ElementwiseOp::copy})
-        kernels.emplace_back("elementwise",
-                             codegen::generate_elementwise_kernel({.op = op,
-                                                                   .type = DataType::complex64,
-                                                                   .operand_type = DataType::complex64,
-                                                                   .periodic = true}));
+        kernels.emplace_back(
+            "elementwise",
+            codegen::generate_elementwise_kernel(
+                {.op = op,
+                 // log_scale takes reals
+                 .type = op == codegen::ElementwiseOp::log_scale ? DataType::float32 : DataType::complex64,
+                 .operand_type = DataType::complex64,
+                 .periodic = true}));
     kernels.emplace_back(
         "layout", codegen::generate_layout_kernel(
                       {.element_words = 2, .in_shape = {64, 48}, .out_shape = {64, 64}, .shift = {32, 0}}));
