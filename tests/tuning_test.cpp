@@ -2,9 +2,13 @@
 // found by the next context, plans with default options taking it, import, export and clear.
 // Each test has a context of its own on a cache directory of its own: the shared test cache must
 // not hand tuned options to the other tests' plans.
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
+#include <thread>
 #include <tuple>
 
 #include "cpu/reference.hpp"
@@ -275,6 +279,144 @@ TEST_F(Tuning, StaleChoicesAreNotApplied) {
     EXPECT_EQ(tuned_options(next, FftDesc(64, 3), Options{}).max_radix, 4u);
     no_messages(ctx);
     no_messages(next);
+}
+
+// The tuning file's text and its writing, as another process or version would.
+std::string tuning_file(const Context& ctx) {
+    const Context::State& state = *ctx.state();
+    const auto data = state.kernels->disk().read("tuning-" + state.kernels->device_key() + ".txt");
+    return data ? std::string(data->begin(), data->end()) : std::string();
+}
+void write_tuning_file(const Context& ctx, const std::string& text) {
+    const Context::State& state = *ctx.state();
+    ASSERT_TRUE(
+        state.kernels->disk().write("tuning-" + state.kernels->device_key() + ".txt",
+                                    std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size())));
+}
+
+// A save adds to what is on disk then, under a lock file: a choice another process writes while
+// this one is about to save is kept, and a clear another context made is not undone by the
+// choices this one had read before.
+TEST_F(Tuning, SavesAddToTheFileAsItIsThen) {
+    const Context ctx = context(), other = context();
+    import_tuning(ctx, line(ctx.caps(), "c2c", 16, 2) + line(ctx.caps(), "c2c", 32, 2));
+    ASSERT_EQ(tuned_choices(other).size(), 2u);
+    clear_tuning(other);
+    import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
+    ASSERT_EQ(tuned_choices(ctx).size(), 1u);
+    EXPECT_EQ(tuned_choices(context()).size(), 1u);
+
+    // Another process holds the lock while it writes c2c 128: the import waits for it, then adds
+    // c2c 256 to what it wrote.
+    const Context::State& state = *ctx.state();
+    std::optional<vk::DiskCache::Lock> held;
+    held.emplace(state.kernels->disk().lock("tuning-" + state.kernels->device_key() + ".txt.lock"));
+    std::thread importer([&] { import_tuning(other, line(ctx.caps(), "c2c", 256, 4)); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the import reaches the lock
+    write_tuning_file(ctx, line(ctx.caps(), "c2c", 64, 4) + line(ctx.caps(), "c2c", 128, 4));
+    held.reset();
+    importer.join();
+    std::vector<uint64_t> lengths;
+    for (const TunedChoice& c : tuned_choices(context())) lengths.push_back(c.length);
+    EXPECT_EQ(lengths, (std::vector<uint64_t>{64, 128, 256}));
+    no_messages(ctx);
+}
+
+// Lines this version cannot read (a later version's, with a field it does not know) hide no
+// other choice and are kept as written, unless a choice of their key replaces them.
+TEST_F(Tuning, LinesOfAnotherVersionAreKept) {
+    const Context ctx = context();
+    auto later = [](std::string l) { return l.insert(l.size() - 1, " future_knob=1"); };
+    const std::string kept = later(line(ctx.caps(), "c2c", 32, 2));
+    write_tuning_file(
+        ctx, "# header\n" + line(ctx.caps(), "c2c", 16, 2) + kept + later(line(ctx.caps(), "c2c", 64, 2)));
+    const Context next = context();
+    ASSERT_EQ(tuned_choices(next).size(), 1u);
+    EXPECT_EQ(tuned_options(next, FftDesc(16, 3), Options{}).max_radix, 2u);
+    import_tuning(next, line(ctx.caps(), "c2c", 64, 4));
+    const std::string text = tuning_file(next);
+    EXPECT_NE(text.find(line(ctx.caps(), "c2c", 16, 2)), std::string::npos) << text;
+    EXPECT_NE(text.find(kept), std::string::npos) << text;
+    EXPECT_NE(text.find(line(ctx.caps(), "c2c", 64, 4)), std::string::npos) << text;
+    EXPECT_EQ(text.find("c2c f32 64 max_pass_length=0 max_radix=2"), std::string::npos) << text;
+    // A teaching radix, in no line before it, reads back.
+    const std::string fp =
+        vk::choice_fingerprint(ctx.caps(), Transform::c2c, Precision::f32, 128, 64, Options{.radix = 4});
+    std::string taught = line(ctx.caps(), "c2c", 128, 0);
+    taught.replace(taught.find(" plan="), 38, " plan=" + fp);
+    taught.insert(taught.find(" ms="), " radix=4");
+    import_tuning(next, taught);
+    EXPECT_EQ(tuned_options(next, FftDesc(128, 3), Options{}).radix, 4u);
+    EXPECT_EQ(tuned_options(context(), FftDesc(128, 3), Options{}).radix, 4u);
+    no_messages(next);
+}
+
+// TuningImport::replace puts the text's choices in place of all, or changes nothing: a text that
+// does not import leaves even the choices that are not current.
+TEST_F(Tuning, ImportInPlaceOfAll) {
+    const Context ctx = context();
+    std::string stale = line(ctx.caps(), "c2c", 16, 2);
+    stale.replace(stale.find(" plan=") + 6, 32, std::string(32, '0'));
+    write_tuning_file(ctx, stale + line(ctx.caps(), "c2c", 32, 2));
+    const Context next = context();
+    ASSERT_EQ(tuned_choices(next).size(), 2u);
+    EXPECT_THROW(
+        import_tuning(next, line(ctx.caps(), "c2c", 64, 4) + "c2c f32 8 bogus", TuningImport::replace),
+        Error);
+    EXPECT_EQ(tuned_choices(next).size(), 2u);
+    EXPECT_EQ(tuned_choices(context()).size(), 2u);
+    import_tuning(next, line(ctx.caps(), "c2c", 64, 4), TuningImport::replace);
+    ASSERT_EQ(tuned_choices(context()).size(), 1u);
+    EXPECT_EQ(tuned_choices(context())[0].length, 64u);
+    EXPECT_THROW(import_tuning(next, "", static_cast<TuningImport>(2)), Error);
+    no_messages(next);
+}
+
+// Cache entries that are no regular files read as missing: a directory for the pipeline cache, a
+// FIFO for the tuning file (which blocked the first read). A tuning file that cannot be written
+// throws, and the context keeps the choice.
+TEST_F(Tuning, EntriesThatAreNoFiles) {
+    std::string pipelines, tuning;
+    {
+        const Context ctx = context();
+        pipelines = "pipelines-" + ctx.state()->kernels->device_key() + ".bin";
+        tuning = "tuning-" + ctx.state()->kernels->device_key() + ".txt";
+    }
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ / pipelines);
+    ASSERT_EQ(::mkfifo((dir_ / tuning).c_str(), 0600), 0);
+    {
+        const Context ctx = context();
+        EXPECT_TRUE(tuned_choices(ctx).empty());
+        const FftDesc desc(64, 3);
+        const auto x = testing::random_complex(64 * 3, 9);
+        Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
+        in.upload(x.data(), desc.bytes());
+        Plan(ctx, desc).execute(in, out, Direction::forward);
+        std::vector<std::complex<float>> got(x.size());
+        out.download(got.data(), desc.bytes());
+        std::vector<std::complex<double>> want(x.size());
+        cpu::reference_dft(testing::widen(x), want, 64, 3, Direction::forward);
+        EXPECT_LE(cpu::relative_l2(got, want), 5e-7);
+        // The rename over the FIFO replaces it with the file.
+        import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
+        EXPECT_EQ(tuned_choices(context()).size(), 1u);
+    }
+    std::filesystem::remove(dir_ / tuning);
+    std::filesystem::create_directories(dir_ / tuning);
+    const Context ctx = context();
+    EXPECT_TRUE(tuned_choices(ctx).empty());
+    try {
+        import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
+        ADD_FAILURE() << "import_tuning did not throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("tuning: cannot write " + (dir_ / tuning).string()),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
+    EXPECT_THROW(clear_tuning(ctx), Error);
+    no_messages(ctx);
 }
 
 TEST_F(Tuning, RefusesBadInput) {

@@ -118,8 +118,9 @@ void run_convolve(const ConvolveArgs& args) {
 void add_convolve_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "convolve",
-        "Circular convolution of two .npy arrays of equal shape along axes, as "
-        "numpy.fft.ifftn(fftn(A) * fftn(B)) (real arrays: irfftn(rfftn(A) * rfftn(B))), in one submission");
+        "Circular convolution of two .npy arrays of equal shape along axes (default: the last), as "
+        "numpy.fft.ifftn(fftn(A, axes=axes) * fftn(B, axes=axes), axes=axes) (real arrays: irfftn and "
+        "rfftn), in one submission");
     auto args = std::make_shared<ConvolveArgs>();
     cmd->add_option("A", args->a, "First .npy array (float32, float64, complex64 or complex128)")->required();
     cmd->add_option("B", args->b, "Second .npy array, of A's shape")->required();

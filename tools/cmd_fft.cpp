@@ -37,9 +37,11 @@ std::vector<int> check_fft(const FftArgs& args, const npy::NpyArray& array) {
         const bool f64 = array.dtype == (args.inverse ? npy::kComplex128 : npy::kFloat64);
         if (array.dtype != (args.inverse ? npy::kComplex64 : npy::kFloat32) && !f64)
             throw Error(args.in + " has dtype " + array.dtype.name() +
-                        (args.inverse
-                             ? "; an inverse real transform takes a complex64 or complex128 half "
-                               "spectrum (use .astype(np.complex64))"
+                        (args.inverse ? "; an inverse real transform takes a complex64 or complex128 half "
+                                        "spectrum (use .astype(np.complex64))"
+                         : array.dtype.kind == 'c'
+                             ? "; a real transform takes float32 or float64 (without --real, "
+                               "twiddle fft transforms complex arrays)"
                              : "; a real transform takes float32 or float64 (use .astype(np.float32))"));
     } else if (array.dtype != npy::kComplex64 && array.dtype != npy::kComplex128) {
         // complex64 is transformed in f32 and complex128 in f64, each giving its own type back.

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 #include "commands.hpp"
 #include "file_io.hpp"
@@ -97,26 +99,24 @@ void add_tune_command(CLI::App& app) {
             if (!in) throw Error("tune: cannot read " + a->import_from);
         }
         const Context ctx;
-        // With the disk cache off (TWIDDLE_CACHE_DIR=off) the choices last as long as the process.
+        // Without a disk cache the choices last as long as the process.
         if (!ctx.state()->kernels->disk().enabled()) {
-            if (a->clear)
-                throw Error("tune --clear: the disk cache is off (TWIDDLE_CACHE_DIR=off): nothing to clear");
+            const char* env = std::getenv("TWIDDLE_CACHE_DIR");
+            const std::string off =
+                env && std::string_view(env) == "off"
+                    ? "the disk cache is off (TWIDDLE_CACHE_DIR=off)"
+                    : "there is no disk cache (no TWIDDLE_CACHE_DIR, XDG_CACHE_HOME or HOME)";
+            if (a->clear) throw Error("tune --clear: " + off + ": nothing to clear");
             if ((!a->lengths.empty() || !a->import_from.empty()) && a->export_to.empty())
                 throw Error(
-                    "tune: the disk cache is off (TWIDDLE_CACHE_DIR=off), so the choices would be lost "
-                    "with the process: give --export FILE to keep them");
+                    "tune: " + off +
+                    ", so the choices would be lost with the process: give --export FILE to keep them");
         }
         // --clear with --import replaces the choices: a file that does not import leaves them as they were.
-        const std::string kept = a->clear && !a->import_from.empty() ? export_tuning(ctx) : std::string();
-        if (a->clear) clear_tuning(ctx);
-        if (!a->import_from.empty()) {
-            try {
-                import_tuning(ctx, imported.str());
-            } catch (const Error&) {
-                if (a->clear) import_tuning(ctx, kept);
-                throw;
-            }
-        }
+        if (!a->import_from.empty())
+            import_tuning(ctx, imported.str(), a->clear ? TuningImport::replace : TuningImport::add);
+        else if (a->clear)
+            clear_tuning(ctx);
         std::vector<TunedChoice> tuned;
         // Progress for a person watching: on a terminal only, so that a failing run's stderr (a
         // length the device cannot run, say) is its one-line message.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <random>
 
@@ -28,13 +29,28 @@ int FileDescriptor::close() {
 
 namespace {
 
+// The descriptor a path names, or -1: N for /dev/fd/N, /proc/self/fd/N and /proc/<our pid>/fd/N
+// (/dev/stdout is a link to /proc/self/fd/1).
+int descriptor_named(const fs::path& path) {
+    const std::string dir = path.parent_path().string(), name = path.filename().string();
+    if (dir != "/dev/fd" && dir != "/proc/self/fd" && dir != "/proc/" + std::to_string(::getpid()) + "/fd")
+        return -1;
+    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+    return std::stoi(name);
+}
+
 // The file that symbolic links starting at `requested` end at (which may not exist yet), or
-// `requested` itself when it is no link. Throws twiddle::Error for a link that cannot be read
-// and for more than 40 links in a row.
-fs::path link_target(const fs::path& requested) {
+// `requested` itself when it is no link. With `descriptor`, a path on the way that names one of
+// the process's descriptors (descriptor_named) ends the walk there and sets *descriptor to it:
+// through /dev/stdout a link would lead to the file the shell opened, not to the open stream.
+// Throws twiddle::Error for a link that cannot be read and for more than 40 links in a row.
+fs::path link_target(const fs::path& requested, int* descriptor = nullptr) {
     std::error_code ec;
     fs::path path = requested;
-    for (int links = 0; fs::is_symlink(fs::symlink_status(path, ec)); ++links) {
+    for (int links = 0;; ++links) {
+        if (descriptor && (*descriptor = descriptor_named(path)) >= 0) break;
+        if (!fs::is_symlink(fs::symlink_status(path, ec))) break;
         if (links == 40)
             throw Error(requested.string() + ": cannot write: too many levels of symbolic links");
         const fs::path target = fs::read_symlink(path, ec);
@@ -57,14 +73,18 @@ int write_all(int fd, std::span<const std::byte> bytes) {
     return 0;
 }
 
-// Where write_file_atomic puts `requested`: through symbolic links, the file they end at; a
-// device or a pipe (/dev/null, /dev/stdout, a FIFO) in place (`in_place`), as a shell's
-// redirection writes it, since a file renamed over it would replace the node itself. Throws
-// twiddle::Error for a path it cannot write: one that names no file, a directory, a file in a
-// directory that does not exist, a file the user may not write, a name the system refuses.
+// Where write_file_atomic puts `requested`: an open descriptor (/dev/stdout, /dev/fd/3) written
+// where it stands, at its offset and with its append mode, as the shell opened it (`descriptor`);
+// a device or a pipe (/dev/null, a FIFO) opened and written in place (`in_place`), as a shell's
+// redirection writes it, since a file renamed over it would replace the node itself; else,
+// through symbolic links, the file they end at. Throws twiddle::Error for a path it cannot
+// write: one that names no file, a descriptor not open for writing, a directory, a file in a
+// directory that does not exist or that the user may not write in, a file the user may not
+// write, a name the system refuses.
 struct Destination {
     fs::path path;
     bool in_place = false;
+    int descriptor = -1;
     bool replaces = false;
     mode_t mode = 0;  // of the file it replaces
 };
@@ -72,10 +92,18 @@ struct Destination {
 Destination destination(const fs::path& requested) {
     const std::string file = requested.string();
     if (!requested.has_filename()) throw Error(file + ": cannot write: the path names no file");
+    Destination d;
+    d.path = link_target(requested, &d.descriptor);
+    if (d.descriptor >= 0) {
+        const int flags = ::fcntl(d.descriptor, F_GETFL);
+        if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+            throw Error(file + ": cannot write: descriptor " + std::to_string(d.descriptor) +
+                        " is not open for writing");
+        return d;
+    }
     struct stat node {};
     if (::stat(requested.c_str(), &node) == 0 && !S_ISREG(node.st_mode) && !S_ISDIR(node.st_mode))
         return {requested, true};
-    Destination d{link_target(requested)};
     struct stat existing {};
     d.replaces = ::stat(d.path.c_str(), &existing) == 0;
     if (!d.replaces && errno != ENOENT)  // a name too long, a file where a directory should be
@@ -87,14 +115,18 @@ Destination destination(const fs::path& requested) {
         if (::faccessat(AT_FDCWD, d.path.c_str(), W_OK, AT_EACCESS) != 0)
             throw Error(file + ": cannot write: " + errno_text(errno));
         d.mode = existing.st_mode;
-    } else {
-        const fs::path dir = d.path.has_parent_path() ? d.path.parent_path() : fs::path(".");
+    }
+    const fs::path dir = d.path.has_parent_path() ? d.path.parent_path() : fs::path(".");
+    if (!d.replaces) {
         struct stat parent {};
         if (::stat(dir.c_str(), &parent) != 0)
             throw Error(file + ": cannot write in " + dir.string() + ": " + errno_text(errno));
         if (!S_ISDIR(parent.st_mode))
             throw Error(file + ": cannot write: " + dir.string() + " is not a directory");
     }
+    // The temporary file, and the rename that replaces a file whole, need the directory's.
+    if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0)
+        throw Error(file + ": cannot write in " + dir.string() + ": " + errno_text(errno));
     return d;
 }
 
@@ -105,6 +137,12 @@ void check_writable(const fs::path& path) { destination(path); }
 void write_file_atomic(const fs::path& requested, std::span<const std::byte> bytes) {
     const std::string file = requested.string();
     const Destination target = destination(requested);
+    if (target.descriptor >= 0) {
+        std::fflush(nullptr);  // what stdio holds for the same stream goes first
+        if (const int error = write_all(target.descriptor, bytes); error != 0)
+            throw Error(file + ": cannot write: " + errno_text(error));
+        return;
+    }
     if (target.in_place) {
         FileDescriptor fd(::open(requested.c_str(), O_WRONLY | O_CLOEXEC));
         if (fd.get() < 0) throw Error(file + ": cannot open for writing: " + errno_text(errno));
@@ -160,8 +198,10 @@ FileSet::~FileSet() {
 
 fs::path FileSet::note(const fs::path& path) {
     // What writing `path` makes new is the file its links end at (a link to a missing file
-    // makes that file); the links themselves stay.
-    const fs::path target = link_target(path);
+    // makes that file); the links themselves stay. An open descriptor makes nothing.
+    int descriptor = -1;
+    const fs::path target = link_target(path, &descriptor);
+    if (descriptor >= 0) return path;
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(target, ec))) created_.push_back(target);
     return path;

@@ -32,12 +32,16 @@ private:
 // keeps its permissions, and one the user may not write is refused; through symbolic links the
 // file they end at is replaced (or made, for a link to a missing file in a directory that
 // exists). On failure the temporary file is removed, `path` is left as it was, and
-// twiddle::Error names the file. A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written
-// in place instead, as a shell's redirection would.
+// twiddle::Error names the file. A device or a pipe (/dev/null, a FIFO) is written in place
+// instead, as a shell's redirection would, and an open descriptor (/dev/stdout, /dev/fd/N) is
+// written itself, at its position: not the file the shell opened for it, whose earlier contents
+// (`>>`, or commands before in a `{ ...; } > file`) a rename would drop. The directory must be
+// one the user may write in.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
 // Throws the twiddle::Error write_file_atomic would for a path it cannot write at all (no file
-// name, a directory, a missing directory, a file the user may not write), so that a command
-// refuses it before the work that makes the bytes.
+// name, a directory, a missing directory or one the user may not write in, a file the user may
+// not write, a descriptor not open for writing), so that a command refuses it before the work
+// that makes the bytes.
 void check_writable(const std::filesystem::path& path);
 
 // The files a command writes as one set (pictures, a table and its chart). Each is written

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "commands.hpp"
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
         // One line, not CLI11's usage dump: scripts read stderr.
         std::fprintf(stderr, "twiddle: %s (see --help)\n", one_line(e.what()).c_str());
         return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "twiddle: error: out of host memory\n");
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "twiddle: error: %s\n", one_line(e.what()).c_str());
         return 1;

@@ -75,14 +75,23 @@ TWIDDLE_API bool tuned_choice_current(const Context& context, const TunedChoice&
 // cleared. A cache file of a version before the fingerprints is not read.
 TWIDDLE_API std::vector<TunedChoice> tuned_choices(const Context& context);
 
+// What import_tuning does with the choices held before: `add` keeps them (a choice of the text
+// replaces one of the same transform, precision and length), `replace` forgets them.
+enum class TuningImport { add, replace };
+
 // The current choices as text (one line each; stale ones are left out), and back: import_tuning
-// adds or replaces the choices of a text export_tuning wrote, in the context and its disk cache.
-// Throws twiddle::Error for a line it cannot read, or a choice that is not current here (another
-// device's or version's), before changing anything.
+// adds the choices of a text export_tuning wrote, or puts them in place of all (`mode`), in the
+// context and its disk cache. Throws twiddle::Error for a line it cannot read, or a choice that is
+// not current here (another device's or version's), before changing anything.
 TWIDDLE_API std::string export_tuning(const Context& context);
-TWIDDLE_API void import_tuning(const Context& context, const std::string& text);
+TWIDDLE_API void import_tuning(const Context& context, const std::string& text,
+                               TuningImport mode = TuningImport::add);
 
 // Forgets every choice, in the context and in its disk cache.
 TWIDDLE_API void clear_tuning(const Context& context);
+
+// tune(), import_tuning() and clear_tuning() change the disk cache's file under a lock file beside
+// it, so that processes and contexts tuning at once each add their choices to the others'. Each
+// throws twiddle::Error where the file cannot be written (the context keeps the change).
 
 }  // namespace twiddle

@@ -499,11 +499,11 @@ public:
                 }
         }
         lowered_.resize(n);
-        for (size_t i = 0; i < n; ++i) naming_node(i, [&] { check_node(i); });
+        for (size_t i = 0; i < n; ++i) naming(name(i), [&] { check_node(i); });
         order();
         place_transients();
         out_.commands.resize(n);
-        for (size_t i = 0; i < n; ++i) naming_node(i, [&] { lower(i); });
+        for (size_t i = 0; i < n; ++i) naming(name(i), [&] { lower(i); });
         count();
     }
 
@@ -526,11 +526,6 @@ private:
     };
 
     std::string name(size_t i) const { return node_name(i, g_.nodes[i].kind); }
-
-    template <typename Step>
-    void naming_node(size_t i, Step step) {
-        naming(name(i), step);
-    }
 
     uint32_t add_transient(uint64_t bytes) {
         resources_.push_back(ResourceInfo{false, VK_NULL_HANDLE, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT});

@@ -26,6 +26,12 @@
 
 namespace twiddle {
 
+template <>
+struct detail::EnumValues<TuningImport> {
+    static constexpr std::string_view name = "TuningImport";
+    static constexpr std::array values{TuningImport::add, TuningImport::replace};
+};
+
 namespace {
 
 bool same_key(const TunedChoice& a, const TunedChoice& b) {
@@ -43,9 +49,10 @@ std::string to_line(const TunedChoice& c) {
       << " max_shared_memory=" << o.max_shared_memory << " tiles_per_workgroup=" << o.tiles_per_workgroup
       << " subgroup_barriers=" << o.subgroup_barriers << " subgroup_shuffles=" << o.subgroup_shuffles
       << " join_through_shared_memory=" << o.join_through_shared_memory
-      << " strategy=" << to_string(o.strategy) << " real_path=" << to_string(o.real_path) << " ms=" << c.ms
-      << " default_ms=" << c.default_ms << " batch=" << c.batch << " variants=" << c.variants
-      << " plan=" << c.plan_key << " default_plan=" << c.default_plan_key;
+      << " strategy=" << to_string(o.strategy) << " real_path=" << to_string(o.real_path);
+    if (o.radix != 0) s << " radix=" << o.radix;  // in no line tune() makes, and none before it
+    s << " ms=" << c.ms << " default_ms=" << c.default_ms << " batch=" << c.batch
+      << " variants=" << c.variants << " plan=" << c.plan_key << " default_plan=" << c.default_plan_key;
     return s.str();
 }
 
@@ -111,6 +118,7 @@ TunedChoice from_line(const std::string& line) {
     // Not in the lines of versions before it: false there.
     o.join_through_shared_memory =
         fields.contains("join_through_shared_memory") && u32("join_through_shared_memory") != 0;
+    o.radix = fields.contains("radix") ? u32("radix") : 0;
     o.strategy = parse_strategy(take("strategy"));
     const std::string real = take("real_path");
     if (real == to_string(RealPath::half_length))
@@ -138,31 +146,21 @@ TunedChoice from_line(const std::string& line) {
     return c;
 }
 
+// Calls `line(text)` for each line of `text` that holds a choice: not blank, not a comment.
+template <typename Line>
+void for_each_choice_line(const std::string& text, Line line) {
+    std::istringstream s(text);
+    for (std::string l; std::getline(s, l);) {
+        l.erase(l.find_last_not_of(" \t\r") + 1);  // CRLF files, trailing blanks
+        const size_t first = l.find_first_not_of(" \t");
+        if (first != std::string::npos && l[first] != '#') line(l);
+    }
+}
+
 std::vector<TunedChoice> parse(const std::string& text) {
     std::vector<TunedChoice> out;
-    std::istringstream s(text);
-    for (std::string line; std::getline(s, line);) {
-        line.erase(line.find_last_not_of(" \t\r") + 1);  // CRLF files, trailing blanks
-        if (line.find_first_not_of(" \t") != std::string::npos && line[0] != '#')
-            out.push_back(from_line(line));
-    }
+    for_each_choice_line(text, [&](const std::string& line) { out.push_back(from_line(line)); });
     return out;
-}
-
-std::string file_name(const Context::State& state) {
-    return "tuning-" + state.kernels->device_key() + ".txt";
-}
-
-// The choices on disk (none where the file is missing, corrupt, or of another version).
-std::vector<TunedChoice> read_disk(const Context::State& state) {
-    if (auto data = state.kernels->disk().read(file_name(state))) {
-        try {
-            return parse(std::string(data->begin(), data->end()));
-        } catch (const Error&) {
-            // written by another version: ignored, rewritten by the next change
-        }
-    }
-    return {};
 }
 
 // Adds or replaces the choices of the same key.
@@ -177,31 +175,74 @@ void merge(std::vector<TunedChoice>& into, const std::vector<TunedChoice>& choic
     }
 }
 
+std::string file_name(const Context::State& state) {
+    return "tuning-" + state.kernels->device_key() + ".txt";
+}
+
+// The choices of the context's tuning file, and the lines this version cannot read (another
+// version's, with fields it does not know), which are kept as written.
+struct TuningFile {
+    std::vector<TunedChoice> choices;
+    std::vector<std::string> unread;
+};
+
+TuningFile read_disk(const Context::State& state) {
+    TuningFile file;
+    if (auto data = state.kernels->disk().read(file_name(state)))
+        for_each_choice_line(std::string(data->begin(), data->end()), [&](const std::string& line) {
+            try {
+                merge(file.choices, {from_line(line)});
+            } catch (const Error&) {
+                file.unread.push_back(line);
+            }
+        });
+    return file;
+}
+
 // The context's choices, read from disk on first use. Caller holds tuning_mutex.
 std::vector<TunedChoice>& loaded(Context::State& state) {
     if (!state.tuning_loaded) {
         state.tuning_loaded = true;
-        state.tuning = read_disk(state);
+        state.tuning = read_disk(state).choices;
     }
     return state.tuning;
 }
 
-// Writes the choices to disk. Caller holds tuning_mutex.
-void save(const Context::State& state) {
-    std::string text = "# twiddle tuned planner choices for " + state.caps.name + "\n";
-    for (const TunedChoice& c : state.tuning) text += to_line(c) + "\n";
-    state.kernels->disk().write(file_name(state),
-                                std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-}
+enum class Keep { others, none };
 
-// Adds the choices to the context's and to those on disk now, which another context or process
-// may have changed since this one read them.
-void remember(Context::State& state, const std::vector<TunedChoice>& choices) {
+// Sets the choices of the context and of its disk cache: `choices` added to those on disk now
+// (which another context or process may have changed since this one read them), or in place of
+// them. A lock file serializes the read and the write among processes, so that none loses
+// another's choices. Throws Error where the file cannot be written; the context keeps the
+// choices. Without a disk cache, the context's choices are the only ones.
+void remember(Context::State& state, const std::vector<TunedChoice>& choices, Keep keep) {
     std::lock_guard lock(state.tuning_mutex);
-    std::vector<TunedChoice> on_disk = read_disk(state);
-    merge(on_disk, choices);
-    merge(loaded(state), on_disk);
-    save(state);
+    const vk::DiskCache& disk = state.kernels->disk();
+    const std::string name = file_name(state);
+    const vk::DiskCache::Lock file_lock = disk.lock(name + ".lock");
+    TuningFile file;
+    if (keep == Keep::others) file = disk.enabled() ? read_disk(state) : TuningFile{loaded(state), {}};
+    merge(file.choices, choices);
+    state.tuning = file.choices;
+    state.tuning_loaded = true;
+    if (!disk.enabled()) return;
+
+    std::string text = "# twiddle tuned planner choices for " + state.caps.name + "\n";
+    for (const TunedChoice& c : file.choices) text += to_line(c) + "\n";
+    // Another version's line for a key of these choices is replaced by it.
+    const auto key = [](const std::string& line) {
+        std::istringstream s(line);
+        std::string kind, precision, length;
+        s >> kind >> precision >> length;
+        return kind + " " + precision + " " + length;
+    };
+    for (const std::string& line : file.unread)
+        if (std::none_of(file.choices.begin(), file.choices.end(),
+                         [&](const TunedChoice& c) { return key(to_line(c)) == key(line); }))
+            text += line + "\n";
+    if (!disk.write(name, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size())))
+        throw Error("tuning: cannot write " + disk.path(name)->string() +
+                    ": the choices are kept only as long as this context");
 }
 
 // The problem tune() times: `batch` transforms of `length` points (forward; c2r inverse).
@@ -498,7 +539,7 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
     best.options = candidates[winner].first;
     best.plan_key = vk::choice_fingerprint(caps, transform, precision, length, batch, best.options);
     best.default_plan_key = vk::choice_fingerprint(caps, transform, precision, length, batch, Options{});
-    remember(*context.state(), {best});
+    remember(*context.state(), {best}, Keep::others);
     return best;
 }
 
@@ -606,23 +647,18 @@ std::string export_tuning(const Context& context) {
     return text;
 }
 
-void import_tuning(const Context& context, const std::string& text) {
+void import_tuning(const Context& context, const std::string& text, TuningImport mode) {
+    detail::checked(mode, "import_tuning's mode");
     const std::vector<TunedChoice> choices = parse(text);
     check_plannable(context.caps(), choices);
     Context::State& state = *context.state();
-    remember(state, choices);
+    remember(state, choices, mode == TuningImport::replace ? Keep::none : Keep::others);
     // check_plannable found them current: plans need not check them again.
     std::lock_guard lock(state.tuning_mutex);
     for (const TunedChoice& c : choices) state.tuning_current.insert_or_assign(to_line(c), true);
 }
 
-void clear_tuning(const Context& context) {
-    Context::State& state = *context.state();
-    std::lock_guard lock(state.tuning_mutex);
-    state.tuning_loaded = true;
-    state.tuning.clear();
-    save(state);
-}
+void clear_tuning(const Context& context) { remember(*context.state(), {}, Keep::none); }
 
 void vk::warm_up(const Context& context, double seconds, const std::function<void(VkCommandBuffer)>& record) {
     using clock = std::chrono::steady_clock;

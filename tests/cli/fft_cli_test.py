@@ -669,6 +669,70 @@ class Refusals(CliTest):
         y = np.load(io.BytesIO(received[0]))
         self.assertLess(relative_error(y, np.fft.fft(x.astype(np.complex128))), 1e-6)
 
+    def test_output_to_an_open_descriptor(self):
+        # /dev/stdout and /dev/fd/N are the open streams themselves, written at their positions:
+        # renaming a file over the one the shell opened dropped what `>>` and the commands before
+        # had put there.
+        x_path, log = self.path("x.npy"), self.path("log")
+        x = random_complex64((2, 8), seed=17)
+        np.save(x_path, x)
+        with open(log, "wb") as f:
+            f.write(b"KEEP")
+        with open(log, "ab") as out:
+            run = subprocess.run([cli_test_common.TWIDDLE, "fft", x_path, "/dev/stdout"], stdout=out,
+                                 stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(log, "ab") as out:
+            out.write(b"MORE")
+            out.flush()
+            run = subprocess.run([cli_test_common.TWIDDLE, "fft", "--inverse", x_path, f"/dev/fd/{out.fileno()}"],
+                                 pass_fds=(out.fileno(),), stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(log, "rb") as f:
+            self.assertEqual(f.read(4), b"KEEP")
+            forward = np.load(f)
+            self.assertEqual(f.read(4), b"MORE")
+            inverse = np.load(f)
+            self.assertEqual(f.read(), b"")
+        wide = x.astype(np.complex128)
+        self.assertLess(relative_error(forward, np.fft.fft(wide)), TOLERANCE[np.complex64])
+        self.assertLess(relative_error(inverse, np.fft.ifft(wide)), TOLERANCE[np.complex64])
+        # A descriptor open only for reading is refused before the work.
+        with open(x_path, "rb") as read_only:
+            fd = read_only.fileno()
+            run = subprocess.run([cli_test_common.TWIDDLE, "fft", x_path, f"/dev/fd/{fd}"], pass_fds=(fd,),
+                                 capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stderr, f"twiddle: error: /dev/fd/{fd}: cannot write: descriptor {fd} is not open "
+                         "for writing\n")
+        np.testing.assert_array_equal(np.load(x_path), x)
+
+    def test_output_in_a_directory_the_user_may_not_write_in(self):
+        # The temporary file needs the directory's write permission, for a new file and for one
+        # it replaces: refused before the work, with the directory named. Root may write in any
+        # directory, so as root the command runs as nobody.
+        x_path, locked = self.path("x.npy"), self.path("locked")
+        np.save(x_path, random_complex64((8,), seed=18))
+        os.mkdir(locked)
+        with open(os.path.join(locked, "y.npy"), "wb") as f:
+            f.write(b"precious")
+        os.chmod(os.path.join(locked, "y.npy"), 0o666)
+        os.chmod(locked, 0o555)
+        as_user = []
+        if os.geteuid() == 0:
+            os.chmod(self.dir, 0o755)
+            as_user = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        for name in ("new.npy", "y.npy"):
+            out = os.path.join(locked, name)
+            run = subprocess.run([*as_user, cli_test_common.TWIDDLE, "fft", x_path, out], capture_output=True,
+                                 text=True, timeout=120, env=dict(os.environ, TWIDDLE_CACHE_DIR="off"))
+            self.assertEqual(run.returncode, 1, run.stderr)
+            self.assertEqual(run.stderr, f"twiddle: error: {out}: cannot write in {locked}: Permission denied\n")
+        self.assertEqual(os.listdir(locked), ["y.npy"])
+        with open(os.path.join(locked, "y.npy"), "rb") as f:
+            self.assertEqual(f.read(), b"precious")
+        os.chmod(locked, 0o755)
+
     def test_read_only_output_is_refused(self):
         # As with a shell's redirection, a file the user may not write stays as it was (renaming
         # over it needs only the directory's permission). Root may write any file, so as root the
