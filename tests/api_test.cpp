@@ -1,6 +1,7 @@
 // The library's contracts on the device: validation errors before anything runs, views with
 // offsets, recording into the caller's command buffer, normalization, wrapping a caller's
 // device, and the on-disk kernel cache.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -98,6 +99,25 @@ TEST_F(Api, RecordRefusesBadBuffersBeforeRecording) {
         EXPECT_THROW(record(per_row, 63), Error);
         EXPECT_NO_THROW(record(per_row, 64));
     });
+    // Bluestein's passes write all of the scratch before the last one reads the operand: an
+    // operand inside it gave a wrong result before.
+    const Plan bluestein(ctx, FftDesc(1009), {}, product);
+    const uint64_t scratch_bytes = bluestein.scratch_bytes(Placement::out_of_place);
+    ASSERT_GT(scratch_bytes, 0u);
+    const uint64_t align = std::max<uint64_t>(ctx.caps().min_storage_buffer_offset_alignment, 8);
+    const uint64_t operand_at = (scratch_bytes + align - 1) / align * align;
+    Buffer in(ctx, 1009 * 8), out(ctx, 1009 * 8), scratch(ctx, operand_at + 1009 * 8);
+    ctx.submit([&](VkCommandBuffer cmd) {
+        try {
+            bluestein.record(cmd, in.view(), out.view(), scratch.view(0, scratch_bytes), Direction::forward,
+                             scratch.view(0, 1009 * 8));
+            ADD_FAILURE() << "no error";
+        } catch (const Error& e) {
+            EXPECT_STREQ(e.what(), "Plan::record: the operand overlaps the scratch");
+        }
+        EXPECT_NO_THROW(bluestein.record(cmd, in.view(), out.view(), scratch.view(0, scratch_bytes),
+                                         Direction::forward, scratch.view(operand_at, 1009 * 8)));
+    });
     // execute() checks the same before allocating or submitting anything.
     EXPECT_THROW(plan.execute(a.view(0, bytes), a.view(8, bytes), Direction::forward), Error);
     EXPECT_THROW(plan.execute(a.view(0, bytes - 8), b.view(), Direction::forward), Error);
@@ -137,6 +157,16 @@ TEST_F(Api, PlanAndBufferRefuseWhatTheyCannotDo) {
     EXPECT_EQ(to_string(DeviceType::other), "other");
     // Null command buffers: a crash in the loader or the driver before.
     const GpuTimer timer(ctx, 2);
+    // An interval not recorded reads as NaN; waiting for its queries failed or hung before.
+    ctx.submit([&](VkCommandBuffer cmd) {
+        timer.reset(cmd);
+        timer.begin(cmd, 0);
+        timer.end(cmd, 0);
+    });
+    const std::vector<double> ms = timer.read_ms();
+    ASSERT_EQ(ms.size(), 2u);
+    EXPECT_GE(ms[0], 0.0);
+    EXPECT_TRUE(std::isnan(ms[1]));
     EXPECT_THROW(timer.reset(VK_NULL_HANDLE), Error);
     EXPECT_THROW(timer.begin(VK_NULL_HANDLE, 0), Error);
     const VkCommandBuffer none = VK_NULL_HANDLE;
@@ -499,6 +529,20 @@ TEST(Wrap, RunsOnACallersDevice) {
         const Context ctx = Context::wrap(instance, pd, device, family, queue);
         EXPECT_EQ(ctx.device(), device);
         EXPECT_LE(forward_error(ctx, Plan(ctx, FftDesc(512, 2)), 3), 5e-7);
+        // Two parts of the program that wrap the same queue share its lock: submitting from both
+        // at once gave the layer's threading errors before.
+        const Context other = Context::wrap(instance, pd, device, family, queue);
+        auto submit_often = [](const Context& c) {
+            for (int i = 0; i < 200; ++i) c.submit([](VkCommandBuffer) {});
+        };
+        std::thread a(submit_often, std::cref(ctx)), b(submit_often, std::cref(other));
+        a.join();
+        b.join();
+        // The device was created without shaderFloat64: said so, f64 plans are refused.
+        const Context no_f64 = Context::wrap(instance, pd, device, family, queue, {.shader_float64 = false});
+        EXPECT_FALSE(no_f64.caps().shader_float64);
+        EXPECT_THROW(Plan(no_f64, FftDesc(64).with_precision(Precision::f64)), UnsupportedError);
+        EXPECT_LE(forward_error(no_f64, Plan(no_f64, FftDesc(64, 2)), 4), 5e-7);
     }
     // Still the caller's: usable after the context is gone, then destroyed by the caller.
     EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);

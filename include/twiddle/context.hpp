@@ -44,6 +44,11 @@ struct ContextOptions {
     // For tuning. Unset: on when TWIDDLE_KERNEL_STATS is 1 (off when unset or 0; other values are
     // an Error).
     std::optional<bool> kernel_statistics;
+    // Context::wrap only: whether the caller created the device with the shaderFloat64 feature,
+    // which twiddle cannot read from a VkDevice. Unset: as the physical device offers it. false:
+    // caps().shader_float64 is false, and f64 plans throw UnsupportedError instead of making
+    // kernels the device was not enabled for.
+    std::optional<bool> shader_float64;
 };
 
 class TWIDDLE_API Context {
@@ -52,16 +57,18 @@ public:
     explicit Context(const ContextOptions& options = {});
 
     // Wraps a device the caller created and keeps owning; twiddle destroys none of these
-    // handles (destroying the context waits for the device to be idle). `queue_family` must be
+    // handles (destroying the context waits for `queue` to be idle). `queue_family` must be
     // one of the physical device's, with compute (twiddle::Error otherwise). The instance must be
     // for Vulkan 1.1 or later, and the device must have been created with the extensions in
     // required_device_extensions() and, for f64 plans, the shaderFloat64 feature. The caller either
-    // submits to `queue` through submit_commands(), which takes twiddle's queue lock, or keeps it
+    // submits to `queue` through submit_commands(), which takes twiddle's lock of that queue (one
+    // in the process, which every context wrapping the queue shares), or keeps it
     // externally synchronized against twiddle's own submissions: Plan construction (the twiddle table's
     // upload), Plan::execute(), Buffer upload/download/fill, Context::submit(), CompiledGraph::execute(),
     // sht::FourierStage's synthesize() and analyze(), and dist::DistPlan::execute(). Recording
     // (Plan::record() and the like) never submits. The options' validation and kernel_statistics do
-    // not apply: they are properties of the caller's instance and device.
+    // not apply: they are properties of the caller's instance and device; shader_float64 says
+    // whether the device was created with f64.
     static Context wrap(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
                         uint32_t queue_family, VkQueue queue, const ContextOptions& options = {});
 

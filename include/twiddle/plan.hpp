@@ -96,15 +96,18 @@ public:
     // `in` holds desc().input_bytes() and `out` desc().output_bytes(); they are either the same
     // range (in place, which needs desc().same_layouts()) or disjoint. `scratch` holds
     // scratch_bytes() for that placement or may be empty when that is 0. The caller orders earlier
-    // writes of `in` before compute-shader reads, and later reads of `out` after compute-shader
-    // writes. Throws twiddle::Error, before recording anything, for a view that is too small,
-    // lacks storage usage, overlaps another wrongly, or exceeds the device's storage-buffer range.
-    // Only the output layout's elements of `out` are written; the input is only read (out of place).
+    // writes of `in` before compute-shader reads (and writes, in place), and later reads of `out`
+    // after compute-shader writes; a view at an offset that is not a multiple of
+    // minStorageBufferOffsetAlignment is bound from the offset rounded down, and the bytes between
+    // need the same ordering (docs/api.md, "record"). Throws twiddle::Error, before recording anything, for a
+    // view that is too small, lacks storage usage, overlaps another wrongly, or exceeds the device's
+    // storage-buffer range. Only the output layout's elements of `out` are written; the input is only read
+    // (out of place).
     void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                 Direction direction) const;
     // The same for a plan whose callbacks read an operand: `operand` is the array operand_at()
     // reads, whose offset must be a multiple of the device's minStorageBufferOffsetAlignment. It
-    // must not overlap the output.
+    // must not overlap the output or the scratch.
     void record(VkCommandBuffer cmd, const BufferView& in, const BufferView& out, const BufferView& scratch,
                 Direction direction, const BufferView& operand) const;
     const FftCallbacks& callbacks() const;

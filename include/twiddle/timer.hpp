@@ -24,7 +24,9 @@ public:
     void reset(VkCommandBuffer cmd) const;
     void begin(VkCommandBuffer cmd, uint32_t interval) const;
     void end(VkCommandBuffer cmd, uint32_t interval) const;
-    // Milliseconds of each interval, after the command buffer completed.
+    // Milliseconds of each interval, after the command buffer completed; NaN for an interval
+    // whose begin() or end() was not recorded since the last reset(). The timer keeps what the
+    // last reset() to now recorded, so read before recording it into another command buffer.
     std::vector<double> read_ms() const;
 
 private:

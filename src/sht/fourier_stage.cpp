@@ -359,13 +359,14 @@ void FourierStage::analyze(const BufferView& spat, const BufferView& fm) const {
 }
 void FourierStage::synthesize(const Buffer& fm, const Buffer& spat) const {
     const Context::State& s = *impl().state;
-    synthesize(vk::whole_view(s, "FourierStage::synthesize: the fm", fm),
-               vk::whole_view(s, "FourierStage::synthesize: the spat", spat));
+    // In turn, so that an error names the first argument first.
+    const BufferView fm_view = vk::whole_view(s, "FourierStage::synthesize: the fm", fm);
+    synthesize(fm_view, vk::whole_view(s, "FourierStage::synthesize: the spat", spat));
 }
 void FourierStage::analyze(const Buffer& spat, const Buffer& fm) const {
     const Context::State& s = *impl().state;
-    analyze(vk::whole_view(s, "FourierStage::analyze: the spat", spat),
-            vk::whole_view(s, "FourierStage::analyze: the fm", fm));
+    const BufferView spat_view = vk::whole_view(s, "FourierStage::analyze: the spat", spat);
+    analyze(spat_view, vk::whole_view(s, "FourierStage::analyze: the fm", fm));
 }
 
 }  // namespace twiddle::sht

@@ -245,6 +245,9 @@ std::optional<std::filesystem::path> dump_dir() {
 // Common to created and wrapped contexts: capabilities, extension entry points and kernel cache.
 void finish_state(Context::State& s, const ContextOptions& options) {
     s.caps = query_caps(s.physical_device, s.queue_family);
+    // What a wrapped device was created with is the caller's to say: a feature the hardware
+    // offers may not have been enabled.
+    if (!s.owns_device && options.shader_float64 == false) s.caps.shader_float64 = false;
     if (VK_API_VERSION_MAJOR(s.caps.api_version) == 1 && VK_API_VERSION_MINOR(s.caps.api_version) < 1)
         throw UnsupportedError("device '" + s.caps.name + "' supports Vulkan 1.0 only; twiddle needs 1.1");
     vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory);
@@ -259,8 +262,26 @@ void finish_state(Context::State& s, const ContextOptions& options) {
 
 }  // namespace
 
+// The lock of a queue, one per VkQueue in the process: contexts that wrap the same queue (two
+// parts of a program, each with its own Context::wrap) must not submit to it at once.
+std::mutex& queue_lock(VkQueue queue) {
+    static std::mutex guard;
+    static std::map<VkQueue, std::unique_ptr<std::mutex>> locks;
+    const std::lock_guard lock(guard);
+    std::unique_ptr<std::mutex>& m = locks[queue];
+    if (!m) m = std::make_unique<std::mutex>();
+    return *m;
+}
+
 Context::State::~State() {
-    if (device != VK_NULL_HANDLE) vkDeviceWaitIdle(device);
+    // twiddle submits to its queue only. A wrapped device's other queues are the caller's, and
+    // vkDeviceWaitIdle would need them externally synchronized too.
+    if (owns_device && device != VK_NULL_HANDLE) {
+        vkDeviceWaitIdle(device);
+    } else if (queue != VK_NULL_HANDLE) {
+        const std::lock_guard lock(queue_lock(queue));
+        vkQueueWaitIdle(queue);
+    }
     if (kernels) kernels->save();
     kernels.reset();
     staging.reset();
@@ -367,7 +388,7 @@ void Context::State::queue_submit(std::span<const VkCommandBuffer> commands, VkF
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = static_cast<uint32_t>(commands.size());
     submit.pCommandBuffers = commands.data();
-    const std::lock_guard lock(queue_mutex);
+    const std::lock_guard lock(queue_lock(queue));
     vk::check(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit");
 }
 

@@ -23,6 +23,9 @@ namespace vk {
 class Staging;
 }
 
+// The lock that serializes submissions to `queue` in the process, whichever contexts make them.
+std::mutex& queue_lock(VkQueue queue);
+
 struct Context::State {
     VkInstance instance = VK_NULL_HANDLE;
     bool owns_instance = false;
@@ -38,8 +41,6 @@ struct Context::State {
     PFN_vkCmdPushDescriptorSetKHR push_descriptor_set = nullptr;
     // Set when kernel statistics were asked for and the driver provides them.
     PFN_vkGetPipelineExecutableStatisticsKHR get_statistics = nullptr;
-
-    std::mutex queue_mutex;  // guards the queue
 
     std::unique_ptr<vk::KernelCache> kernels;
 
@@ -95,7 +96,7 @@ struct Context::State {
     Submission submit_async(const std::function<void(VkCommandBuffer)>& record);
     // submit_async, then wait.
     void submit(const std::function<void(VkCommandBuffer)>& record);
-    // vkQueueSubmit of at most 2^32 - 1 recorded command buffers; takes queue_mutex. Every
+    // vkQueueSubmit of at most 2^32 - 1 recorded command buffers; takes queue_lock(queue). Every
     // submission to the queue, twiddle's own and Context::submit_commands', goes through here.
     void queue_submit(std::span<const VkCommandBuffer> commands, VkFence fence);
 };

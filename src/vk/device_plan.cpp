@@ -259,6 +259,9 @@ PartialResult Plan::record_passes(VkCommandBuffer cmd, const BufferView& in, con
                         std::to_string(s.caps.min_storage_buffer_offset_alignment));
         if (vk::overlap(operand, operand.size, out, desc.output_bytes()))
             throw Error("Plan::record: the operand overlaps the output");
+        // The passes before the one whose callbacks read it may write all of the scratch.
+        if (scratch_bytes > 0 && vk::overlap(operand, operand.size, scratch, scratch_bytes))
+            throw Error("Plan::record: the operand overlaps the scratch");
         // A product reads its period's elements, or one for every element of the output.
         const uint64_t product_reads =
             p.callbacks.multiply_period ? p.callbacks.multiply_period : desc.output_elements();
@@ -348,8 +351,9 @@ void Plan::execute(const BufferView& in, const BufferView& out, Direction direct
 
 void Plan::execute(const Buffer& in, const Buffer& out, Direction direction) const {
     const Context::State& s = *impl().state;
-    execute(vk::whole_view(s, "Plan::execute: the input", in),
-            vk::whole_view(s, "Plan::execute: the output", out), direction);
+    // In turn, so that an error names the input first (a call's arguments have no order).
+    const BufferView in_view = vk::whole_view(s, "Plan::execute: the input", in);
+    execute(in_view, vk::whole_view(s, "Plan::execute: the output", out), direction);
 }
 
 }  // namespace twiddle
