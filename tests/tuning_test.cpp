@@ -419,6 +419,11 @@ TEST_F(Tuning, EntriesThatAreNoFiles) {
     no_messages(ctx);
 }
 
+// `text` with its first `what` replaced by `with`.
+std::string replaced(std::string text, const std::string& what, const std::string& with) {
+    return text.replace(text.find(what), what.size(), with);
+}
+
 TEST_F(Tuning, RefusesBadInput) {
     const Context ctx = context();
     EXPECT_THROW(tune(ctx, Transform::c2c, Precision::f32, 0), Error);
@@ -436,10 +441,12 @@ TEST_F(Tuning, RefusesBadInput) {
     }
     import_tuning(ctx, line(ctx.caps(), "c2c", 64, 4));
     // A bad line anywhere changes nothing.
-    for (const std::string& bad :
-         std::vector<std::string>{"c2c f32 64 max_radix=x", "z2z f32 64", "c2c f16 64", "c2c f32 0",
-                                  "c2c f32 64 bogus", line(ctx.caps(), "c2c", 32, 4).substr(0, 40),
-                                  line(ctx.caps(), "c2c", 32, 4) + "c2c f32 64 strategy=fast"}) {
+    for (const std::string& bad : std::vector<std::string>{
+             "c2c f32 64 max_radix=x", "z2z f32 64", "c2c f16 64", "c2c f32 0", "c2c f32 64 bogus",
+             line(ctx.caps(), "c2c", 32, 4).substr(0, 40),
+             replaced(line(ctx.caps(), "c2c", 32, 4), " batch=64", " batch=64 batch=64"),
+             replaced(line(ctx.caps(), "c2c", 32, 4), "subgroup_barriers=1", "subgroup_barriers=7"),
+             line(ctx.caps(), "c2c", 32, 4) + "c2c f32 64 strategy=fast"}) {
         EXPECT_THROW(import_tuning(ctx, line(ctx.caps(), "c2c", 16, 2) + bad), Error) << bad;
         ASSERT_EQ(tuned_choices(ctx).size(), 1u) << bad;
     }

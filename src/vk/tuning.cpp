@@ -84,7 +84,8 @@ TunedChoice from_line(const std::string& line) {
     for (std::string item; s >> item;) {
         const size_t eq = item.find('=');
         if (eq == std::string::npos || eq == 0) throw bad("'" + item + "' is not name=value");
-        fields[item.substr(0, eq)] = item.substr(eq + 1);
+        if (!fields.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
+            throw bad(item.substr(0, eq) + " given twice");
     }
     auto take = [&](const std::string& name) {
         const auto it = fields.find(name);
@@ -113,11 +114,16 @@ TunedChoice from_line(const std::string& line) {
     o.columns_per_workgroup = u32("columns_per_workgroup");
     o.max_shared_memory = u32("max_shared_memory");
     o.tiles_per_workgroup = u32("tiles_per_workgroup");
-    o.subgroup_barriers = u32("subgroup_barriers") != 0;
-    o.subgroup_shuffles = u32("subgroup_shuffles") != 0;
+    auto flag = [&](const std::string& name) {
+        const std::string v = take(name);
+        if (v != "0" && v != "1") throw bad(name + " '" + v + "' is not 0 or 1");
+        return v == "1";
+    };
+    o.subgroup_barriers = flag("subgroup_barriers");
+    o.subgroup_shuffles = flag("subgroup_shuffles");
     // Not in the lines of versions before it: false there.
     o.join_through_shared_memory =
-        fields.contains("join_through_shared_memory") && u32("join_through_shared_memory") != 0;
+        fields.contains("join_through_shared_memory") && flag("join_through_shared_memory");
     o.radix = fields.contains("radix") ? u32("radix") : 0;
     o.strategy = parse_strategy(take("strategy"));
     const std::string real = take("real_path");
