@@ -494,10 +494,10 @@ struct TWIDDLE_API LogicalPlan {
         return p == Placement::in_place ? in_place : out_of_place;
     }
     // Bytes of scratch buffer the placement needs (0: none): desc.output_bytes() where passes
-    // keep data in the output's layout there, and two arrays of batch * M for Bluestein's
-    // transforms.
+    // keep data in the output's layout there, two arrays of batch * M for Bluestein's
+    // transforms, a real transform's complex rows (c2r of several dims, odd or strided lengths).
     uint64_t scratch_bytes(Placement p) const;
-    // A one-line summary: "4096 = 16 x 16 x 16 in 1 pass", "65536 = (256) x (256) in 2 passes",
+    // A one-line summary: "4096 = 16 x 16 x 16 in 1 pass", "65536 = (16 x 16) x (16 x 16) in 2 passes",
     // or per dim for several: "512 x 1024: dim 1 = 4 x 16 x 16, dim 0 = (32) x (32) in 3 passes".
     std::string summary() const;
 };
