@@ -32,11 +32,11 @@ struct DemoArgs {
 void run_demo(const DemoArgs& a) {
     const uint32_t n = a.size;
     const std::filesystem::path dir(a.out);
-    if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
-        throw Error(dir.string() + " is not a directory");
-
-    // Everything is computed before anything is written, and a failure to write removes the new
-    // pictures, so that a failure leaves none.
+    // The directory is made and checked before the work, and everything is computed before
+    // anything is written; a failure removes the new pictures and the directories made for them.
+    FileSet files;
+    files.make_directories(dir);
+    check_writable(dir / "aperture.png");
     Context ctx;
     std::printf("device: %s\n", ctx.caps().name.c_str());
     const std::vector<float> gap = diffraction::aperture(a.gap, n);
@@ -53,10 +53,6 @@ void run_demo(const DemoArgs& a) {
     const diffraction::Timings timings = diffraction::measure_timings(ctx);
     check_validation(ctx);
 
-    FileSet files;
-    std::error_code ec;
-    std::filesystem::create_directories(files.note(dir), ec);
-    if (ec) throw Error("cannot make the output directory " + dir.string() + ": " + ec.message());
     char name[32];
     image::write_png(files.note(dir / "aperture.png"), diffraction::draw_gap(gap, n));
     for (size_t p = 1; p <= passes; ++p) {

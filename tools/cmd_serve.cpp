@@ -4,6 +4,7 @@
 // binary and fetches nothing from elsewhere; the frames are computed on the device by the server,
 // all passes of a gap at its first request, and kept.
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <bit>
@@ -112,15 +113,13 @@ class Pictures {
 public:
     Pictures(const Context& ctx, uint32_t n) : ctx_(ctx), n_(n) {}
 
-    // The PNG of the gap (pass < 0) or of its transform after `pass` passes. Throws twiddle::Error
-    // for an unknown gap or pass.
+    // The PNG of the gap (pass < 0) or of its transform after `pass` passes, for a gap of
+    // diffraction::kGaps and a pass the request checked. Throws twiddle::Error where the device
+    // fails.
     std::shared_ptr<const std::vector<uint8_t>> get(const std::string& gap, int pass) {
         std::lock_guard lock(mutex_);
         auto it = gaps_.find(gap);
         if (it == gaps_.end()) {
-            if (std::find(std::begin(diffraction::kGaps), std::end(diffraction::kGaps), gap) ==
-                std::end(diffraction::kGaps))
-                throw Error("no gap named '" + gap + "'");
             const std::vector<float> cells = diffraction::aperture(gap, n_);
             std::vector<std::shared_ptr<const std::vector<uint8_t>>> pngs;
             pngs.push_back(std::make_shared<const std::vector<uint8_t>>(
@@ -131,11 +130,7 @@ public:
             check_validation(ctx_);
             it = gaps_.emplace(gap, std::move(pngs)).first;
         }
-        const auto& pngs = it->second;
-        if (pass < -1 || pass + 1 >= static_cast<int>(pngs.size()))
-            throw Error("pass " + std::to_string(pass) + " is not between 0 and " +
-                        std::to_string(pngs.size() - 2));
-        return pngs[static_cast<size_t>(pass + 1)];
+        return it->second.at(static_cast<size_t>(pass + 1));
     }
 
 private:
@@ -146,6 +141,25 @@ private:
 };
 
 void run_serve(const ServeArgs& a) {
+    httplib::Server server;
+    // httplib's default options add SO_REUSEPORT, with which a second server on a port in use
+    // binds too and takes part of its requests: SO_REUSEADDR alone.
+    server.set_socket_options([](socket_t sock) {
+        const int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
+    // A browser tab keeps up to six connections open, and each idle or slow one holds a thread
+    // until its timeout: more threads than httplib's eight, shorter timeouts than its five seconds.
+    server.new_task_queue = [] { return new httplib::ThreadPool(64); };
+    server.set_keep_alive_timeout(2);
+    server.set_read_timeout(2, 0);
+    // The address is taken before the device starts, so that one in use fails at once; requests
+    // wait in the backlog until the pictures are ready.
+    const int port =
+        a.port == 0 ? server.bind_to_any_port(a.host) : (server.bind_to_port(a.host, a.port) ? a.port : -1);
+    // An IPv6 address is written in brackets in a URL.
+    const std::string host = a.host.find(':') == std::string::npos ? a.host : "[" + a.host + "]";
+    if (port <= 0) throw Error("cannot listen on " + host + ":" + std::to_string(a.port));
     Context ctx;
     const uint32_t n = a.size;
     std::printf("device: %s; measuring the timing chart\n", ctx.caps().name.c_str());
@@ -163,7 +177,6 @@ void run_serve(const ServeArgs& a) {
     const std::string info_text = info.dump();
 
     Pictures pictures(ctx, n);
-    httplib::Server server;
     server.Get("/",
                [](const httplib::Request&, httplib::Response& res) { res.set_content(kPage, "text/html"); });
     server.Get("/info", [&](const httplib::Request&, httplib::Response& res) {
@@ -172,24 +185,29 @@ void run_serve(const ServeArgs& a) {
     server.Get("/timing.svg", [&](const httplib::Request&, httplib::Response& res) {
         res.set_content(svg, "image/svg+xml");
     });
+    // A bad request is answered 400; the device failing, 500.
     auto picture = [&](const httplib::Request& req, httplib::Response& res, bool aperture) {
-        try {
-            int pass = -1;  // the aperture
-            if (!aperture) {
-                // Digits only, as every count on the command line: no sign, no blanks.
-                const auto value = parse_decimal(req.get_param_value("pass"));
-                if (!value || *value > passes) {
-                    res.status = 400;
-                    res.set_content("pass must be a whole number from 0 to " + std::to_string(passes),
-                                    "text/plain");
-                    return;
-                }
-                pass = static_cast<int>(*value);
-            }
-            const auto png = pictures.get(req.get_param_value("gap"), pass);
-            res.set_content(reinterpret_cast<const char*>(png->data()), png->size(), "image/png");
-        } catch (const Error& e) {
+        const auto refuse = [&](const std::string& why) {
             res.status = 400;
+            res.set_content(why, "text/plain");
+        };
+        const std::string gap = req.get_param_value("gap");
+        if (std::find(std::begin(diffraction::kGaps), std::end(diffraction::kGaps), gap) ==
+            std::end(diffraction::kGaps))
+            return refuse("gap must be one of one, two, grating and circle");
+        int pass = -1;  // the aperture
+        if (!aperture) {
+            // Digits only, as every count on the command line: no sign, no blanks.
+            const auto value = parse_decimal(req.get_param_value("pass"));
+            if (!value || *value > passes)
+                return refuse("pass must be a whole number from 0 to " + std::to_string(passes));
+            pass = static_cast<int>(*value);
+        }
+        try {
+            const auto png = pictures.get(gap, pass);
+            res.set_content(reinterpret_cast<const char*>(png->data()), png->size(), "image/png");
+        } catch (const std::exception& e) {
+            res.status = 500;
             res.set_content(e.what(), "text/plain");
         }
     };
@@ -198,10 +216,7 @@ void run_serve(const ServeArgs& a) {
     server.Get("/aperture",
                [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, true); });
 
-    const int port =
-        a.port == 0 ? server.bind_to_any_port(a.host) : (server.bind_to_port(a.host, a.port) ? a.port : -1);
-    if (port <= 0) throw Error("cannot listen on " + a.host + ":" + std::to_string(a.port));
-    std::printf("serving http://%s:%d/ (Ctrl-C stops)\n", a.host.c_str(), port);
+    std::printf("serving http://%s:%d/ (Ctrl-C stops)\n", host.c_str(), port);
     std::fflush(stdout);
     if (!server.listen_after_bind())
         throw Error("the server on " + a.host + ":" + std::to_string(port) + " failed");
@@ -216,7 +231,8 @@ void add_serve_command(CLI::App& app) {
                                        "slider, the GPU time, the timing chart");
     cmd->add_option("--port", args->port, "TCP port (default 8080; 0: any free one, printed)")
         ->transform(integer_in(0, 65535));
-    cmd->add_option("--host", args->host, "Address to listen on (default 127.0.0.1: this machine only)");
+    cmd->add_option("--host", args->host, "Address to listen on (default 127.0.0.1: this machine only)")
+        ->check([](const std::string& host) { return host.empty() ? std::string("an empty address") : ""; });
     cmd->add_option("--size", args->size, "Cells on a side, a power of two from 16 to 2048 (default 512)")
         ->transform(diffraction::size_validator());
     cmd->callback([args] { run_serve(*args); });

@@ -33,8 +33,8 @@ image::Rgb draw_gap(const std::vector<float>& cells, uint32_t n);
 // brightness on a log scale of four factors of ten below the brightest cell, dark, red, white.
 image::Rgb draw_spectrum(const std::vector<cf>& v, uint32_t n);
 
-// The gap's 2D transform on the device, with a plan of radix 2 (2 log2 n passes: along the rows,
-// then down the columns): element 0 is the gap with its middle at the corner (the transform's
+// The gap's 2D transform on the device, with a plan of radix 2 (2 log2 n passes: down the
+// columns, then along the rows): element 0 is the gap with its middle at the corner (the transform's
 // input), element p the result of the first p passes, the last the whole transform, unshifted.
 std::vector<std::vector<cf>> transform_by_passes(const Context& ctx, const std::vector<float>& gap,
                                                  uint32_t n);

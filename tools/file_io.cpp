@@ -207,4 +207,21 @@ fs::path FileSet::note(const fs::path& path) {
     return path;
 }
 
+void FileSet::make_directories(const fs::path& dir) {
+    if (dir.empty()) throw Error("cannot make a directory of an empty path");
+    std::error_code ec;
+    std::vector<fs::path> missing;  // innermost first
+    for (fs::path p = dir.lexically_normal(); !p.empty() && !fs::exists(fs::symlink_status(p, ec));
+         p = p.parent_path()) {
+        if (p.has_filename()) missing.push_back(p);
+        if (p == p.parent_path()) break;
+    }
+    for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
+        note(*p);
+        if (!fs::create_directory(*p, ec) && ec)
+            throw Error("cannot make the directory " + p->string() + ": " + ec.message());
+    }
+    if (!fs::is_directory(dir, ec)) throw Error(dir.string() + " is not a directory");
+}
+
 }  // namespace twiddle::cli

@@ -59,6 +59,9 @@ public:
     // `path`, to be written next. Throws twiddle::Error where its symbolic links cannot be
     // followed.
     std::filesystem::path note(const std::filesystem::path& path);
+    // Makes the directory `dir` and those above it that are missing, noting each. Throws
+    // twiddle::Error where one cannot be made, or `dir` is a file.
+    void make_directories(const std::filesystem::path& dir);
     // Keeps every file: the set is complete.
     void keep() { created_.clear(); }
 

@@ -6,6 +6,8 @@ Usage: python3 demo_cli_test.py PATH/TO/twiddle [unittest arguments]
 """
 
 import os
+import resource
+import signal
 import struct
 import subprocess
 import zlib
@@ -175,6 +177,27 @@ class Demo(cli_test_common.CliTest):
         r = self.run_demo("--out", blocker, "--size", "64")
         self.assertNotEqual(r.returncode, 0)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        # Paths that cannot be made are refused before the work (they failed after it before).
+        for out in ("", os.path.join(blocker, "sub")):
+            r = self.run_demo("--out", out, "--size", "64")
+            self.assertEqual(r.returncode, 1, out)
+            self.assertNotIn("device:", r.stdout, out)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+    def test_a_failed_write_removes_the_directories_it_made(self):
+        # Files over 4 KiB cannot be written (SIGXFSZ ignored: the write fails with EFBIG), so a
+        # picture fails part-way: the directory and its parents made for it go too (the parents
+        # stayed before).
+        def limit_file_size():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+        r = subprocess.run([cli_test_common.TWIDDLE, "demo", "--out", self.path("a/b/c"), "--size", "64"],
+                           capture_output=True, text=True, timeout=240, preexec_fn=limit_file_size,
+                           env=dict(os.environ, TWIDDLE_CACHE_DIR="off"))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("File too large", r.stderr)
+        self.assertEqual(os.listdir(self.dir), [])
 
 
 if __name__ == "__main__":

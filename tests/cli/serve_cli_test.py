@@ -81,13 +81,22 @@ class Serve(cli_test_common.CliTest):
         self.assertEqual(status, 404)
 
     def test_address_it_cannot_listen_on(self):
-        # 203.0.113.1 (TEST-NET-3) is no address of this machine. (A port in use is no test:
-        # cpp-httplib binds with SO_REUSEPORT.)
+        # 203.0.113.1 (TEST-NET-3) is no address of this machine.
         r = subprocess.run([cli_test_common.TWIDDLE, "serve", "--host", "203.0.113.1", "--port", "8080",
                             "--size", "16"], capture_output=True, text=True, timeout=120)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("cannot listen on 203.0.113.1:8080", r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        # The port of the server this test started: a second server took part of its requests
+        # (cpp-httplib's default SO_REUSEPORT).
+        port = self.url.rstrip("/").rsplit(":", 1)[1]
+        r = subprocess.run([cli_test_common.TWIDDLE, "serve", "--port", port, "--size", "16"],
+                           capture_output=True, text=True, timeout=120)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.stderr, f"twiddle: error: cannot listen on 127.0.0.1:{port}\n")
+        r = subprocess.run([cli_test_common.TWIDDLE, "serve", "--host", ""], capture_output=True, text=True,
+                           timeout=120)
+        self.assertEqual(r.returncode, 2, r.stderr)
 
 
 if __name__ == "__main__":
