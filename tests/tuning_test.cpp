@@ -415,6 +415,10 @@ TEST_F(Tuning, EntriesThatAreNoFiles) {
             << e.what();
     }
     EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
+    // The next save that fails keeps both: it adds the choices no save could write.
+    EXPECT_THROW(import_tuning(ctx, line(ctx.caps(), "c2c", 32, 2)), Error);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(64, 3), Options{}).max_radix, 4u);
+    EXPECT_EQ(tuned_options(ctx, FftDesc(32, 3), Options{}).max_radix, 2u);
     EXPECT_THROW(clear_tuning(ctx), Error);
     no_messages(ctx);
 }

@@ -29,15 +29,23 @@ int FileDescriptor::close() {
 
 namespace {
 
-// The descriptor a path names, or -1: N for /dev/fd/N, /proc/self/fd/N and /proc/<our pid>/fd/N
-// (/dev/stdout is a link to /proc/self/fd/1).
+// The descriptor a path names, or -1: N for a path whose directory is this process's descriptor
+// directory, however spelled: /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /dev//fd/N
+// (/dev/stdout is a link to /proc/self/fd/1). The directory's canonical form, through its links,
+// is /proc/<pid>/fd or /proc/<pid>/task/<tid>/fd.
 int descriptor_named(const fs::path& path) {
-    const std::string dir = path.parent_path().string(), name = path.filename().string();
-    if (dir != "/dev/fd" && dir != "/proc/self/fd" && dir != "/proc/" + std::to_string(::getpid()) + "/fd")
-        return -1;
+    const std::string name = path.filename().string();
     if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos)
         return -1;
-    return std::stoi(name);
+    std::error_code ec;
+    const fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    const std::string dir = fs::canonical(parent, ec).string();
+    if (ec) return -1;
+    const std::string process = "/proc/" + std::to_string(::getpid());
+    const std::string task = process + "/task/";
+    const bool ours = dir == process + "/fd" || (dir.starts_with(task) && dir.ends_with("/fd") &&
+                                                 dir.find('/', task.size()) == dir.size() - 3);
+    return ours ? std::stoi(name) : -1;
 }
 
 // The file that symbolic links starting at `requested` end at (which may not exist yet), or

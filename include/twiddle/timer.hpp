@@ -26,7 +26,8 @@ public:
     void end(VkCommandBuffer cmd, uint32_t interval) const;
     // Milliseconds of each interval, after the command buffer completed; NaN for an interval
     // whose begin() or end() was not recorded since the last reset(). The timer keeps what the
-    // last reset() to now recorded, so read before recording it into another command buffer.
+    // last reset() to now recorded, so read before recording it into another command buffer, and
+    // record one timer from one thread at a time.
     std::vector<double> read_ms() const;
 
 private:

@@ -264,11 +264,12 @@ void finish_state(Context::State& s, const ContextOptions& options) {
 
 // The lock of a queue, one per VkQueue in the process: contexts that wrap the same queue (two
 // parts of a program, each with its own Context::wrap) must not submit to it at once.
+// The map is never destroyed: a context in a static object may be destroyed after it at exit.
 std::mutex& queue_lock(VkQueue queue) {
-    static std::mutex guard;
-    static std::map<VkQueue, std::unique_ptr<std::mutex>> locks;
-    const std::lock_guard lock(guard);
-    std::unique_ptr<std::mutex>& m = locks[queue];
+    static auto* guard = new std::mutex;
+    static auto* locks = new std::map<VkQueue, std::unique_ptr<std::mutex>>;
+    const std::lock_guard lock(*guard);
+    std::unique_ptr<std::mutex>& m = (*locks)[queue];
     if (!m) m = std::make_unique<std::mutex>();
     return *m;
 }

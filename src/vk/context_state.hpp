@@ -51,6 +51,8 @@ struct Context::State {
     std::mutex tuning_mutex;
     bool tuning_loaded = false;
     std::vector<TunedChoice> tuning;
+    // Choices added since the file could last be written: each later save adds them again.
+    std::vector<TunedChoice> tuning_unsaved;
     // Whether a choice (keyed by its line) still plans as it was timed: checked once per context.
     std::map<std::string, bool> tuning_current;
 

@@ -115,7 +115,8 @@ DiskCache::Lock DiskCache::lock(const std::string& name) const {
     if (!dir_) return Lock(-1);
     std::error_code ec;
     std::filesystem::create_directories(*dir_, ec);
-    const int fd = ::open((*dir_ / name).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    // Read-only: flock needs no more, and another user's lock file (0644 under umask 022) opens so.
+    const int fd = ::open((*dir_ / name).c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) return Lock(-1);
     while (::flock(fd, LOCK_EX) != 0)
         if (errno != EINTR) {

@@ -220,14 +220,20 @@ enum class Keep { others, none };
 // (which another context or process may have changed since this one read them), or in place of
 // them. A lock file serializes the read and the write among processes, so that none loses
 // another's choices. Throws Error where the file cannot be written; the context keeps the
-// choices. Without a disk cache, the context's choices are the only ones.
+// choices, and each later save adds them again until one is written. Without a disk cache, the
+// context's choices are the only ones.
 void remember(Context::State& state, const std::vector<TunedChoice>& choices, Keep keep) {
     std::lock_guard lock(state.tuning_mutex);
     const vk::DiskCache& disk = state.kernels->disk();
     const std::string name = file_name(state);
     const vk::DiskCache::Lock file_lock = disk.lock(name + ".lock");
     TuningFile file;
-    if (keep == Keep::others) file = disk.enabled() ? read_disk(state) : TuningFile{loaded(state), {}};
+    if (keep == Keep::others) {
+        file = disk.enabled() ? read_disk(state) : TuningFile{loaded(state), {}};
+        merge(file.choices, state.tuning_unsaved);
+    } else {
+        state.tuning_unsaved.clear();
+    }
     merge(file.choices, choices);
     state.tuning = file.choices;
     state.tuning_loaded = true;
@@ -246,9 +252,13 @@ void remember(Context::State& state, const std::vector<TunedChoice>& choices, Ke
         if (std::none_of(file.choices.begin(), file.choices.end(),
                          [&](const TunedChoice& c) { return key(to_line(c)) == key(line); }))
             text += line + "\n";
-    if (!disk.write(name, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size())))
+    if (disk.write(name, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()))) {
+        state.tuning_unsaved.clear();
+    } else {
+        merge(state.tuning_unsaved, choices);
         throw Error("tuning: cannot write " + disk.path(name)->string() +
                     ": the choices are kept only as long as this context");
+    }
 }
 
 // The problem tune() times: `batch` transforms of `length` points (forward; c2r inverse).

@@ -685,7 +685,9 @@ class Refusals(CliTest):
         with open(log, "ab") as out:
             out.write(b"MORE")
             out.flush()
-            run = subprocess.run([cli_test_common.TWIDDLE, "fft", "--inverse", x_path, f"/dev/fd/{out.fileno()}"],
+            # However the descriptor directory is spelled.
+            run = subprocess.run([cli_test_common.TWIDDLE, "fft", "--inverse", x_path,
+                                  f"/proc/thread-self//fd/{out.fileno()}"],
                                  pass_fds=(out.fileno(),), stderr=subprocess.PIPE, text=True, timeout=120)
         self.assertEqual(run.returncode, 0, run.stderr)
         with open(log, "rb") as f:
