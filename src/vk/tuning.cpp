@@ -214,21 +214,19 @@ std::vector<TunedChoice>& loaded(Context::State& state) {
     return state.tuning;
 }
 
-enum class Keep { others, none };
-
 // Sets the choices of the context and of its disk cache: `choices` added to those on disk now
 // (which another context or process may have changed since this one read them), or in place of
-// them. A lock file serializes the read and the write among processes, so that none loses
+// them (`mode`). A lock file serializes the read and the write among processes, so that none loses
 // another's choices. Throws Error where the file cannot be written; the context keeps the
 // choices, and each later save adds them again until one is written. Without a disk cache, the
 // context's choices are the only ones.
-void remember(Context::State& state, const std::vector<TunedChoice>& choices, Keep keep) {
+void remember(Context::State& state, const std::vector<TunedChoice>& choices, TuningImport mode) {
     std::lock_guard lock(state.tuning_mutex);
     const vk::DiskCache& disk = state.kernels->disk();
     const std::string name = file_name(state);
     const vk::DiskCache::Lock file_lock = disk.lock(name + ".lock");
     TuningFile file;
-    if (keep == Keep::others) {
+    if (mode == TuningImport::add) {
         file = disk.enabled() ? read_disk(state) : TuningFile{loaded(state), {}};
         merge(file.choices, state.tuning_unsaved);
     } else {
@@ -241,17 +239,17 @@ void remember(Context::State& state, const std::vector<TunedChoice>& choices, Ke
 
     std::string text = "# twiddle tuned planner choices for " + state.caps.name + "\n";
     for (const TunedChoice& c : file.choices) text += to_line(c) + "\n";
-    // Another version's line for a key of these choices is replaced by it.
-    const auto key = [](const std::string& line) {
-        std::istringstream s(line);
+    // Another version's line for a key of these choices (its first three words) is replaced by it.
+    for (const std::string& line : file.unread) {
+        std::istringstream words(line);
         std::string kind, precision, length;
-        s >> kind >> precision >> length;
-        return kind + " " + precision + " " + length;
-    };
-    for (const std::string& line : file.unread)
-        if (std::none_of(file.choices.begin(), file.choices.end(),
-                         [&](const TunedChoice& c) { return key(to_line(c)) == key(line); }))
+        words >> kind >> precision >> length;
+        if (std::none_of(file.choices.begin(), file.choices.end(), [&](const TunedChoice& c) {
+                return to_string(c.transform) == kind && to_string(c.precision) == precision &&
+                       std::to_string(c.length) == length;
+            }))
             text += line + "\n";
+    }
     if (disk.write(name, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()))) {
         state.tuning_unsaved.clear();
     } else {
@@ -555,7 +553,7 @@ TunedChoice tune(const Context& context, Transform transform, Precision precisio
     best.options = candidates[winner].first;
     best.plan_key = vk::choice_fingerprint(caps, transform, precision, length, batch, best.options);
     best.default_plan_key = vk::choice_fingerprint(caps, transform, precision, length, batch, Options{});
-    remember(*context.state(), {best}, Keep::others);
+    remember(*context.state(), {best}, TuningImport::add);
     return best;
 }
 
@@ -668,13 +666,13 @@ void import_tuning(const Context& context, const std::string& text, TuningImport
     const std::vector<TunedChoice> choices = parse(text);
     check_plannable(context.caps(), choices);
     Context::State& state = *context.state();
-    remember(state, choices, mode == TuningImport::replace ? Keep::none : Keep::others);
+    remember(state, choices, mode);
     // check_plannable found them current: plans need not check them again.
     std::lock_guard lock(state.tuning_mutex);
     for (const TunedChoice& c : choices) state.tuning_current.insert_or_assign(to_line(c), true);
 }
 
-void clear_tuning(const Context& context) { remember(*context.state(), {}, Keep::none); }
+void clear_tuning(const Context& context) { remember(*context.state(), {}, TuningImport::replace); }
 
 void vk::warm_up(const Context& context, double seconds, const std::function<void(VkCommandBuffer)>& record) {
     using clock = std::chrono::steady_clock;
