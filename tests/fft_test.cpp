@@ -179,11 +179,13 @@ INSTANTIATE_TEST_SUITE_P(Portable, Lengths,
 INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), case_name);
 
 // Lengths with a prime factor above 31: primes whose p - 1 the butterflies take in one pass go
-// through Rader's algorithm, the others through Bluestein's. Every one up to 128 (in place
+// through Rader's algorithm, and so do such primes times a length without prime factors above
+// 31 (Rader's pass first); the others go through Bluestein's. Every one up to 128 (in place
 // instead of out of place for every third), every eighth up to 1024 (each length compiles
 // kernels of its own, about 8 s on lavapipe for Bluestein's; PlanExecutor.EveryLengthUpTo1024
 // runs the plans of all of them on the CPU), then primes for Rader's up to 4001 (one pass of
-// 4000 points) and, for Bluestein's, primes and products of two primes to primes above 10^6
+// 4000 points), Rader's prime times 1024 and times 3 x 5^2 x 11 x 31 (2^20 - 1, three passes
+// after it), and, for Bluestein's, primes and products of two primes to primes above 10^6
 // (transforms of 2^21 points, several passes each).
 std::vector<Case> large_prime_cases() {
     std::vector<Case> out;
@@ -191,8 +193,8 @@ std::vector<Case> large_prime_cases() {
     for (uint64_t n = 17; n <= 1024; ++n)
         if (!smooth(n) && (n <= 128 || count++ % 8 == 0))
             out.push_back({n, n <= 128 && n % 3 == 0 ? Placement::in_place : Placement::out_of_place});
-    for (uint64_t n :
-         {211, 401, 4001, 1021, 1031, 1147, 2062, 4099, 10007, 101 * 103, 65537, 999983, 1000003})
+    for (uint64_t n : {211, 401, 4001, 41 * 1024, 1048575, 1021, 1031, 1147, 2062, 4099, 10007, 101 * 103,
+                       65537, 999983, 1000003})
         for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }
@@ -284,9 +286,9 @@ TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
 // f64 lengths: powers of two, and smooth ones of one pass, non-uniform stages and two passes.
 std::vector<Case> cases64() {
     std::vector<Case> out = cases(20, 14, 2);
-    // Mixed radices, a prime butterfly, Rader's (97, 401) and Bluestein's lengths (one pass and
-    // several).
-    for (uint64_t n : {3, 100, 1000, 4095, 10000, 29, 97, 401, 10007, 65537})
+    // Mixed radices, a prime butterfly, Rader's (97, 401; first of several passes: 74, 41 x 1024)
+    // and Bluestein's lengths (one pass and several).
+    for (uint64_t n : {3, 100, 1000, 4095, 10000, 29, 97, 401, 74, 41984, 10007, 65537})
         for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }

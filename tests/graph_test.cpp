@@ -398,7 +398,8 @@ double relative_difference(const std::vector<uint8_t>& a, const std::vector<uint
 }
 
 // The product fused into the forward transform's stores gives what a multiply node gives: one
-// pass and several (the store callback in the last), 2D, r2c with c2r, and f64.
+// pass and several (the store callback in the last; after Rader's pass too), 2D, r2c with c2r,
+// and f64.
 TEST_F(GraphTest, FusedProductMatchesItsNode) {
     struct Case {
         FftDesc fwd, inv;
@@ -407,6 +408,7 @@ TEST_F(GraphTest, FusedProductMatchesItsNode) {
     const Case cases[] = {
         {FftDesc(256, 6), FftDesc(256, 6), {}},
         {FftDesc(4096, 3), FftDesc(4096, 3), Options{.max_pass_length = 64}},
+        {FftDesc(74, 6), FftDesc(74, 6), {}},  // Rader's pass, then one of span 37
         {FftDesc::nd({3, 24, 40}, {-2, -1}), FftDesc::nd({3, 24, 40}, {-2, -1}), {}},
         {FftDesc::r2c(300, 4), FftDesc::c2r(300, 4), {}},
         {FftDesc::r2c_nd({20, 30}), FftDesc::c2r_nd({20, 30}), {}},
@@ -536,24 +538,33 @@ TEST_F(GraphTest, FusedLoadsAndOwnCallbacks) {
     }
 
     // The caller's GLSL: keep the real part at load, scale and swap at store (index-dependent).
+    // Also in 74 = 37 x 2 points, whose loads are Rader's gathers at stride 2 and whose stores
+    // the pass after it makes.
+    for (const uint64_t n : {64u, 74u}) {
+        const FftDesc desc(n, 3);
+        const auto x = testing::random_complex(n * 3, 4);
+        Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
+        in.upload(x.data(), desc.bytes());
+        FusedOps own;
+        own.callbacks.load = "return vec2(value.x, 0.0);";
+        own.callbacks.store = "return (index % 2u == 0u) ? value * 2.0 : value.yx;";
+        Graph g(ctx);
+        g.fft(desc, g.external(in), g.external(out), Direction::forward, {}, own);
+        g.compile().execute();
+        std::vector<cd> real_part(x.size()), want(x.size());
+        for (size_t i = 0; i < x.size(); ++i) real_part[i] = x[i].real();
+        cpu::reference_dft(real_part, want, n, 3, Direction::forward);
+        for (size_t i = 0; i < want.size(); ++i)
+            want[i] = i % 2 == 0 ? 2.0 * want[i] : cd(want[i].imag(), want[i].real());
+        EXPECT_LE(cpu::relative_l2(download<cf>(out, x.size()), want), 5e-7) << n;
+    }
+
+    // The same callbacks through Plan directly, with an operand bound by record().
     const FftDesc desc(64, 3);
     const auto x = testing::random_complex(64 * 3, 4);
     Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());
     in.upload(x.data(), desc.bytes());
-    FusedOps own;
-    own.callbacks.load = "return vec2(value.x, 0.0);";
-    own.callbacks.store = "return (index % 2u == 0u) ? value * 2.0 : value.yx;";
-    Graph g(ctx);
-    g.fft(desc, g.external(in), g.external(out), Direction::forward, {}, own);
-    g.compile().execute();
-    std::vector<cd> real_part(x.size()), want(x.size());
-    for (size_t i = 0; i < x.size(); ++i) real_part[i] = x[i].real();
-    cpu::reference_dft(real_part, want, 64, 3, Direction::forward);
-    for (size_t i = 0; i < want.size(); ++i)
-        want[i] = i % 2 == 0 ? 2.0 * want[i] : cd(want[i].imag(), want[i].real());
-    EXPECT_LE(cpu::relative_l2(download<cf>(out, x.size()), want), 5e-7);
-
-    // The same callbacks through Plan directly, with an operand bound by record().
+    std::vector<cd> want(x.size());
     FftCallbacks scale_by_operand{
         .store = "return value * operand_at(index).x;", .operand = true, .operand_type = DataType::complex64};
     const Plan plan(ctx, desc, {}, scale_by_operand);

@@ -108,7 +108,8 @@ TEST_P(Shapes, InPlace) {
 }
 
 // Dims of every kind: one pass contiguous and strided, several passes when strided (lavapipe's
-// strided kernels take 128 points per pass), mixed radix, prime butterflies (17), Bluestein (97),
+// strided kernels take 128 points per pass), mixed radix, prime butterflies (17), Bluestein (97;
+// Rader's: Layouts.RaderInWorkgroupsThatLoop, Layouts.RaderFirstInLongerLengths),
 // length 1, and small dims of powers of two transformed together in one pass (8 x 8 x 8,
 // 4 x 16 x 32, 64 x 32 after a batch dim, 32 x 64 after a dim of 3).
 INSTANTIATE_TEST_SUITE_P(Fft, Shapes,
@@ -217,6 +218,18 @@ TEST_F(Layouts, RaderInWorkgroupsThatLoop) {
     check_transform<float>(FftDesc::nd({41, 24}, {0}), Placement::in_place, looping);
     check_transform<double>(FftDesc(37, 400).with_precision(Precision::f64), Placement::in_place, looping);
     check_transform<float>(FftDesc::guru({{43, 1, 2}}, {{300, 50, 90}}), Placement::out_of_place, looping);
+}
+
+TEST_F(Layouts, RaderFirstInLongerLengths) {
+    // Rader's pass over the columns of a longer length (74 = 37 x 2, 2368 = 37 x 64): along a
+    // strided dim (taken side by side), in a padded guru layout whose input and output strides
+    // differ, in workgroups that loop, and in f64.
+    Options looping;
+    looping.tiles_per_workgroup = 3;
+    check_transform<float>(FftDesc::nd({74, 24}, {0}), Placement::in_place);
+    check_transform<float>(FftDesc::nd({5, 2368, 3}, {1}), Placement::out_of_place, looping);
+    check_transform<float>(FftDesc::guru({{111, 3, 2}}, {{40, 400, 300}}), Placement::out_of_place);
+    check_transform<double>(FftDesc::nd({74, 148}).with_precision(Precision::f64), Placement::in_place);
 }
 
 TEST_F(Layouts, InPlaceNeedsTheSameStrides) {

@@ -306,7 +306,9 @@ struct TWIDDLE_API PassKernel {
     //           input of the second; output 0 plus x_0 is X_0.
     //   store:  output m of the second transform, conjugated, plus x_0, is X_{g^-m mod p}.
     // Then X_{g^-m} = x_0 + sum_q x_{g^q} W_p^{g^(q-m)}, the DFT. Transforms are p points in
-    // memory (row_points()).
+    // memory (row_points()). In a longer length p m (m > 1 without prime factors above 31) this
+    // pass is the first: its transforms are the columns t of the span-1 pass of radix p (points
+    // t + r m, results at t p + r), batched over t, and Stockham passes of span p follow.
     uint32_t rader_prime = 0;
     uint32_t rader_generator = 0;
     uint32_t rader_offset = 0;

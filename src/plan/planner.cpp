@@ -656,21 +656,24 @@ std::optional<PassChoice> mixed_one_pass(uint32_t r, const DeviceCaps& caps, con
 
 // Lengths that are not powers of two: one pass if it fits (with all of the shared memory if
 // need be), else the fewest passes whose radices divide n and fit, the most even first.
+// `later`: the passes follow an earlier one (Rader's, rader_first_passes), so all of them take
+// the multi-pass layout, and one such pass of all n points is the best split.
 PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& options, Precision precision,
-                        bool vectorized) {
+                        bool vectorized, bool later = false) {
     PassChoice c{{}, options, {}, false};
     // A pass holds at least one of the length's primes, whatever max_pass_length says.
     const uint64_t max_pass = options.max_pass_length
                                   ? std::max<uint64_t>(options.max_pass_length, smooth_factors(n).back())
                                   : UINT32_MAX;
-    if (n <= max_pass)
+    if (n <= max_pass && !later)
         if (auto one = mixed_one_pass(static_cast<uint32_t>(n), caps, options, precision, vectorized))
             return *one;
     // Divisors of n that fit a multi-pass kernel, any tile width.
     c.allow.narrow_tiles = options.columns_per_workgroup == 0;
     std::vector<uint32_t> divisors;
     // A multi-pass column holds at least one word per point in shared memory.
-    const uint64_t longest = std::min<uint64_t>({n / 2, max_pass, caps.max_shared_memory_bytes / 4});
+    const uint64_t longest =
+        std::min<uint64_t>({later ? n : n / 2, max_pass, caps.max_shared_memory_bytes / 4});
     for (uint64_t d = 2; d <= longest; ++d)
         if (n % d == 0 && fits(static_cast<uint32_t>(d), false, caps, options, precision, c.allow))
             divisors.push_back(static_cast<uint32_t>(d));
@@ -695,7 +698,7 @@ PassChoice mixed_passes(uint64_t n, const DeviceCaps& caps, const Options& optio
             current.pop_back();
         }
     };
-    for (uint32_t count = 2; count <= 64 && best.empty(); ++count) search(search, n, count, n);
+    for (uint32_t count = later ? 1 : 2; count <= 64 && best.empty(); ++count) search(search, n, count, n);
     if (best.empty())
         throw UnsupportedError("no split of length " + std::to_string(n) +
                                " into passes fits the device's shared memory and workgroup limits");
@@ -862,32 +865,39 @@ void one_tile_per_workgroup(Pass& p) {
 }
 
 // The passes of transforms of n points: pass p of `count` reads and writes `layout_for(p,
-// count)`, and `fuse` (if any) adds fused steps to its kernel.
+// count)`, and `fuse` (if any) adds fused steps to its kernel. `first_span` > 1: the passes
+// after earlier ones whose radices multiply to it (Rader's pass: rader_first_passes), which
+// leave the span-`first_span` Stockham layout in the output's layout.
 using LayoutFor = std::function<DimLayout(size_t pass, size_t count)>;
 using Fuse = std::function<void(PassKernel& kernel, size_t pass, size_t count)>;
 
 std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layout_for, int dim,
                               Precision precision, const DeviceCaps& caps, const Options& options,
-                              TwiddleTableBuilder& table, const Fuse& fuse = {}, Allow extra = {}) {
-    PassChoice choice = std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
-                                               : mixed_passes(n, caps, options, precision, vectorized);
+                              TwiddleTableBuilder& table, const Fuse& fuse = {}, Allow extra = {},
+                              uint32_t first_span = 1) {
+    const bool later = first_span > 1;
+    PassChoice choice = later ? mixed_passes(n / first_span, caps, options, precision, vectorized, true)
+                        : std::has_single_bit(n) ? pow2_passes(n, caps, options, precision, vectorized)
+                                                 : mixed_passes(n, caps, options, precision, vectorized);
     choice.allow.column_halves = extra.column_halves;
     choice.allow.short_workgroups = extra.short_workgroups;
     const std::vector<uint32_t>& radices = choice.radices;
+    // Several passes of the transform in all, so each takes the multi-pass layout.
+    const bool several = radices.size() > 1 || later;
     std::vector<Pass> out;
-    uint32_t span = 1;
+    uint32_t span = first_span;
     for (uint32_t radix : radices) {
         PassKernel k;
         k.precision = precision;
         k.length = static_cast<uint32_t>(n);
         k.radix = radix;
         k.span = span;
-        k.points_contiguous = radices.size() == 1 && !vectorized;
+        k.points_contiguous = !several && !vectorized;
         const DimLayout layout = layout_for(out.size(), radices.size());
         apply_layout(k, layout);
         if (fuse) fuse(k, out.size(), radices.size());
         Allow allow = choice.allow;
-        const bool last = radices.size() > 1 && out.size() + 1 == radices.size();
+        const bool last = several && out.size() + 1 == radices.size();
         allow.wide_last_tiles = extra.wide_last_tiles && last;
         // The last of two passes of narrow tiles takes all of the shared memory, for wider tiles:
         // it reads and writes runs of a tile's columns, where the first pass writes whole
@@ -903,10 +913,10 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
         if (span > 1) table.pass_tables(k);
 
         const bool narrow_strided =
-            vectorized && radices.size() == 1 &&
+            vectorized && !several &&
             uint64_t(k.columns_per_workgroup) * complex_bytes(precision) < kWideStridedRowBytes;
         out.push_back(make_pass(k, layout.batch, dim,
-                                radices.size() > 1  ? kTilesPerWorkgroupMultiPass
+                                several             ? kTilesPerWorkgroupMultiPass
                                 : narrow_strided    ? kTilesPerWorkgroupNarrowStrided
                                 : choice.all_shared ? kTilesPerWorkgroupFullShared
                                                     : kTilesPerWorkgroupOnePass,
@@ -1041,6 +1051,58 @@ std::optional<Pass> rader_pass(const DimLayout& layout, int dim, Precision preci
         if (s.span > 1) s.twiddle_offset = table.stage_table(s.radix, s.span);
     k.rader_offset = table.spectrum_table(k.rader_prime, r, k.rader_generator);
     return make_pass(k, layout.batch, dim, kTilesPerWorkgroupRader, options);
+}
+
+// Rader's algorithm inside a longer length n = p m, for a prime p above 31 and an m > 1 without
+// prime factors above 31 (so p does not divide m). The Stockham pass of span 1 and radix p is
+// Rader's pass over its columns: column t < m holds the points t + r m, r < p, whose transform
+// lands at t p + r (PassKernel's store), so the pass transforms p-point rows of stride m batched
+// over t, from the source's layout into the output's. Stockham passes of span p then take m
+// (fast_passes' first_span). Nothing when n is not of that form or a kernel does not fit;
+// Bluestein's algorithm then takes the length.
+std::optional<std::vector<Pass>> rader_first_passes(const std::vector<PlanDim>& all, size_t axis,
+                                                    bool reads_input, bool points_together,
+                                                    Precision precision, const DeviceCaps& caps,
+                                                    const Options& options, TwiddleTableBuilder& table) {
+    const PlanDim& a = all[axis];
+    uint64_t m = 1;
+    for (uint32_t q : kPrimes)
+        while ((a.n / m) % q == 0) m *= q;
+    const uint64_t p = a.n / m;
+    if (m == 1 || p <= kPrimes[std::size(kPrimes) - 1] || !is_prime(p)) return std::nullopt;
+
+    // The rows' batch dim t sits among the others by its stride in the output (see dim_layout).
+    const uint64_t src = reads_input ? a.in_stride : a.out_stride;
+    const PassKernel::BatchDim columns{static_cast<uint32_t>(m), static_cast<uint32_t>(src),
+                                       static_cast<uint32_t>(p * a.out_stride)};
+    std::vector<PassKernel::BatchDim> others;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (i != axis)
+            others.push_back({static_cast<uint32_t>(all[i].n),
+                              static_cast<uint32_t>(reads_input ? all[i].in_stride : all[i].out_stride),
+                              static_cast<uint32_t>(all[i].out_stride)});
+    others.insert(
+        std::find_if(others.begin(), others.end(),
+                     [&](const PassKernel::BatchDim& d) { return d.dst_stride > columns.dst_stride; }),
+        columns);
+    const DimLayout rows = make_layout(p, m * src, a.out_stride, others, points_together);
+    const DimLayout rest = dim_layout(all, axis, false, points_together);
+
+    // The table keeps the entries of a plan that fits only.
+    TwiddleTableBuilder trial = table;
+    const auto rader = rader_pass(rows, a.dim, precision, caps, options, trial);
+    if (!rader) return std::nullopt;
+    std::vector<Pass> out{*rader};
+    try {
+        const auto later = fast_passes(
+            a.n, rest.vectorized, [&](size_t, size_t) { return rest; }, a.dim, precision, caps, options,
+            trial, {}, {}, static_cast<uint32_t>(p));
+        out.insert(out.end(), later.begin(), later.end());
+    } catch (const UnsupportedError&) {
+        return std::nullopt;  // no split of m whose kernels fit
+    }
+    table = std::move(trial);
+    return out;
 }
 
 // Bluestein's algorithm for a length with a prime factor above 31: transforms of m >= 2n - 1
@@ -1446,25 +1508,29 @@ std::string LogicalPlan::summary() const {
         } else if (k0.kind == KernelKind::direct || passes[i].dim < 0) {
             s << (k0.kind == KernelKind::direct ? "direct sum" : "copy");
         } else {
-            // Bluestein's two transforms through M: the first of them. (Rader's two share a pass.)
+            // Bluestein's two transforms through M: the first of them. (Rader's two share a pass,
+            // the first of a longer length's: rader_first_passes.)
             const size_t shown_end = k0.chirp_length ? i + (end - i) / 2 : end;
+            const bool several = shown_end - i > 1;
             // A real transform's half-length transform of its reals as complex pairs.
-            const uint64_t points = k0.chirp_length  ? k0.chirp_length
-                                    : k0.rader_prime ? k0.rader_prime
-                                                     : k0.length;
+            const uint64_t points = k0.chirp_length              ? k0.chirp_length
+                                    : k0.rader_prime && !several ? k0.rader_prime
+                                                                 : passes[end - 1].kernel.length;
             if (desc.transform() != Transform::c2c && passes[i].dim >= 0 &&
                 2 * points == dims[passes[i].dim].n)
                 s << "half " << points << " = ";
             if (k0.chirp_length) s << "Bluestein, twice " << k0.length << " = ";
-            if (k0.rader_prime) s << "Rader, twice " << k0.length << " = ";
+            if (k0.rader_prime && !several) s << "Rader, twice " << k0.length << " = ";
             for (size_t j = i; j < shown_end; ++j) {
                 const auto& k = passes[j].kernel;
-                s << (j > i ? " x " : "") << (shown_end - i > 1 ? "(" : "");
+                s << (j > i ? " x " : "") << (several ? "(" : "");
+                if (k.rader_prime && several)
+                    s << "Rader " << k.rader_prime << ", twice " << k.length << " = ";
                 if (k.stages.empty()) s << 1;
                 // A new dim's stages (span 1 again) after a semicolon.
                 for (size_t t = 0; t < k.stages.size(); ++t)
                     s << (t == 0 ? "" : k.stages[t].span == 1 ? "; " : " x ") << k.stages[t].radix;
-                s << (shown_end - i > 1 ? ")" : "");
+                s << (several ? ")" : "");
             }
             // A real transform's split or join fused into the pass (PassKernel::split_store, join_load).
             if (k0.join_load) s << " with join";
@@ -1610,6 +1676,9 @@ LogicalPlan plan_complex(const FftDesc& desc, const DeviceCaps& caps, const Opti
         } else if (!smooth) {
             if (auto rader = rader_pass(layout, all[i].dim, desc.precision(), caps, options, table))
                 add({*rader});
+            else if (auto passes = rader_first_passes(all, i, reads_input, points_together, desc.precision(),
+                                                      caps, options, table))
+                add(*passes);
             else
                 add_routed(bluestein_passes(all, i, reads_input, desc.precision(), caps, options, table));
         } else {
