@@ -42,7 +42,7 @@ def main():
         ratio = gbps / their if c and their > 0 else float("nan")
         status = "" if r["status"] == "ok" else f" ({r['status']})"
         print(f"| {case} | {r['batch']} | {r['passes']} | {gbps:.0f}{status} | {100 * float(r['copy_fraction']):.0f}% "
-              f"| {their:.0f} | {ratio:.2f} | {float(r['rel_l2']):.1e} | {float(c['rel_l2']) if c else float('nan'):.1e} |")
+              f"| {their:.0f} | {ratio:.2f} | {float(r['rel_l2'] or 'nan'):.1e} | {float(c['rel_l2'] or 'nan') if c else float('nan'):.1e} |")
 
 
 if __name__ == "__main__":

@@ -30,14 +30,22 @@ if(TWIDDLE_HAVE_MPI)
 endif()
 configure_package_config_file(cmake/twiddleConfig.cmake.in ${PROJECT_BINARY_DIR}/twiddleConfig.cmake
   INSTALL_DESTINATION ${TWIDDLE_CMAKE_DIR})
+# Before 1.0, a request is met by the same minor version only (as the soname: CMakeLists.txt).
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(twiddle_compatibility SameMinorVersion)
+else()
+  set(twiddle_compatibility SameMajorVersion)
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/twiddleConfigVersion.cmake
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY ${twiddle_compatibility})
 install(FILES ${PROJECT_BINARY_DIR}/twiddleConfig.cmake ${PROJECT_BINARY_DIR}/twiddleConfigVersion.cmake
   DESTINATION ${TWIDDLE_CMAKE_DIR})
 
-# pkg-config. Directories inside the prefix are written relative to ${prefix}; the prefix itself
-# is only known at install time (`cmake --install --prefix` may change it), so the configured
-# file keeps the placeholder @CMAKE_INSTALL_PREFIX@ and the install step fills it in.
+# pkg-config: the files lie in ${libdir}/pkgconfig. Directories inside the prefix are written
+# relative to ${prefix}, and the prefix relative to the file's own directory (pkg-config's
+# ${pcfiledir}), so that `cmake --install --prefix` and a moved installation need nothing more.
+# An absolute CMAKE_INSTALL_LIBDIR places the files outside the prefix: the prefix is then written
+# as configured.
 foreach(dir LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
     set(TWIDDLE_PC_${dir} "${CMAKE_INSTALL_${dir}}")
@@ -45,10 +53,18 @@ foreach(dir LIBDIR INCLUDEDIR)
     set(TWIDDLE_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
   endif()
 endforeach()
-set(TWIDDLE_PC_PREFIX "@CMAKE_INSTALL_PREFIX@")
-configure_file(cmake/twiddle.pc.in ${PROJECT_BINARY_DIR}/twiddle.pc.in @ONLY)
-install(CODE "configure_file([[${PROJECT_BINARY_DIR}/twiddle.pc.in]]
-                             [[${PROJECT_BINARY_DIR}/twiddle.pc]] @ONLY)")
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(TWIDDLE_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  set(TWIDDLE_PC_PREFIX "\${pcfiledir}")
+  string(REPLACE "/" ";" twiddle_pc_steps "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+  foreach(step IN LISTS twiddle_pc_steps)
+    if(step)
+      string(APPEND TWIDDLE_PC_PREFIX "/..")
+    endif()
+  endforeach()
+endif()
+configure_file(cmake/twiddle.pc.in ${PROJECT_BINARY_DIR}/twiddle.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/twiddle.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # twiddle-dist.pc requires twiddle.pc and MPI's own pkg-config module: dist.hpp includes mpi.h, and
@@ -70,8 +86,6 @@ if(TWIDDLE_HAVE_MPI)
   else()
     message(WARNING "twiddle-dist.pc will not require MPI: set TWIDDLE_PC_MPI to its pkg-config module")
   endif()
-  configure_file(cmake/twiddle-dist.pc.in ${PROJECT_BINARY_DIR}/twiddle-dist.pc.in @ONLY)
-  install(CODE "configure_file([[${PROJECT_BINARY_DIR}/twiddle-dist.pc.in]]
-                               [[${PROJECT_BINARY_DIR}/twiddle-dist.pc]] @ONLY)")
+  configure_file(cmake/twiddle-dist.pc.in ${PROJECT_BINARY_DIR}/twiddle-dist.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/twiddle-dist.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()

@@ -38,7 +38,8 @@ std::complex<double> direct_dft(const std::vector<Complex>& x, uint64_t row, uin
 // A global memory barrier: makes the writes of the `src` stages visible to the `dst` stages.
 void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access,
              VkPipelineStageFlags dst, VkAccessFlags dst_access) {
-    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    VkMemoryBarrier b{};
+    b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     b.srcAccessMask = src_access;
     b.dstAccessMask = dst_access;
     vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);

@@ -129,6 +129,11 @@ private:
 // A CSV field: quoted, with quotes doubled, where it holds a comma or a quote (RFC 4180).
 std::string csv_field(const std::string& text);
 
+// A number that may be missing (NaN: an error not measured, a ratio not taken): as a CSV field,
+// empty where it is not finite; in JSON, null there.
+std::string csv_number(double v);
+nlohmann::json json_number(double v);
+
 // Throws twiddle::Error when every case's status says "unsupported: ...": a run that measured
 // nothing (a strategy or precision the device lacks) fails with the first reason, after its rows
 // were printed and written. Runs where some cases ran keep their unsupported rows and succeed.

@@ -174,7 +174,6 @@ chart::Figure make_figure(const std::vector<CaseRow>& rows, const std::vector<st
 void write_compare_results(const std::string& path, const std::vector<CaseRow>& rows,
                            const std::vector<std::unique_ptr<Peer>>& peers, const DeviceCaps& caps,
                            double copy) {
-    auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     nlohmann::json cases = nlohmann::json::array(), libraries = nlohmann::json::array();
     for (const auto& p : peers)
         libraries.push_back({{"name", p->name()},
@@ -192,16 +191,14 @@ void write_compare_results(const std::string& path, const std::vector<CaseRow>& 
                                {"ms", r.ms},
                                {"gbps", r.gbps},
                                {"copy_fraction", r.gbps / copy},
-                               {"rel_l2", number(r.rel_l2)},
+                               {"rel_l2", json_number(r.rel_l2)},
                                {"status", r.status}});
             // Empty fields where there is no number: an error not measured, a ratio on a peer's row.
             f << peers[p]->name() << "," << row.c.kind() << "," << to_string(row.c.direction) << ","
               << row.c.name() << "," << row.c.n << "," << row.c.batch << "," << precision_name(row.c) << ","
-              << r.ms << "," << r.gbps << "," << r.gbps / copy << ",";
-            if (std::isfinite(r.rel_l2)) f << r.rel_l2;
-            f << "," << csv_field(r.status) << "," << (p == 0 ? row.best_peer : "") << ",";
-            if (p == 0 && std::isfinite(row.ratio)) f << row.ratio;
-            f << "\n";
+              << r.ms << "," << r.gbps << "," << r.gbps / copy << "," << csv_number(r.rel_l2) << ","
+              << csv_field(r.status) << "," << (p == 0 ? row.best_peer : "") << ","
+              << (p == 0 ? csv_number(row.ratio) : "") << "\n";
         }
         cases.push_back({{"kind", row.c.kind()},
                          {"direction", to_string(row.c.direction)},
@@ -211,7 +208,7 @@ void write_compare_results(const std::string& path, const std::vector<CaseRow>& 
                          {"precision", precision_name(row.c)},
                          {"results", results},
                          {"best_peer", row.best_peer},
-                         {"ratio", number(row.ratio)}});
+                         {"ratio", json_number(row.ratio)}});
     }
     write_results_file(path, caps, std::move(cases), f.str(),
                        {{"copy_gbps", copy}, {"libraries", libraries}});

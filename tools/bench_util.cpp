@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <span>
@@ -210,6 +211,17 @@ std::string csv_field(const std::string& text) {
     std::string out = "\"";
     for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
+}
+
+std::string csv_number(double v) {
+    if (!std::isfinite(v)) return "";
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+nlohmann::json json_number(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
 void require_some_case_ran(const std::vector<std::string>& statuses) {

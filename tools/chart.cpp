@@ -300,6 +300,14 @@ Mapped map_axis(const Axis& axis, const std::vector<double>& values, double lo, 
         if (!axis.min) dmin -= margin;
         if (!axis.max) dmax += margin;
         if (dmax <= dmin) dmax = dmin + 1;
+        // A range between two whole powers (one point, as log2 100) reaches out to the one below
+        // (or, with a fixed minimum, above), so that the axis has a tick.
+        if (std::ceil(dmin - 1e-9) > std::floor(dmax + 1e-9)) {
+            if (!axis.min)
+                dmin = std::floor(dmin);
+            else if (!axis.max)
+                dmax = std::ceil(dmax);
+        }
         int step = 1;
         while ((dmax - dmin) / step * spacing > pixels) step *= 2;
         for (int k = int(std::ceil(dmin - 1e-9)); k <= int(std::floor(dmax + 1e-9)); ++k) {

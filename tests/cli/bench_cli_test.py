@@ -162,9 +162,32 @@ class Bench(cli_test_common.CliTest):
         self.run_ok("--strategy", "dft", "--total", "17", "--warmup", "0", "--reps", "5", "--n", "64,131072",
                     "--out", out)
         with open(out) as f:
-            statuses = [r["status"] for r in csv.DictReader(f) if r["library"] == "twiddle"]
-        self.assertEqual(statuses[0], "ok")
-        self.assertTrue(statuses[1].startswith("unsupported: "), statuses)
+            rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
+        self.assertEqual(rows[0]["status"], "ok")
+        self.assertTrue(rows[1]["status"].startswith("unsupported: "), rows)
+        self.assertEqual(rows[1]["rel_l2"], "")  # not measured, not a perfect 0
+        # So too for --sht and --convolve: a case the stage or the graph refuses (two passes need
+        # nphi a multiple of 64; the direct sum's 65536 points) is a row, not the end of the run.
+        out = self.path("some-sht.csv")
+        self.run_ok("--sht", "4x128x63,4x100x49", "--sht-passes", "two", "--total", "12", "--warmup", "0",
+                    "--reps", "5", "--out", out)
+        with open(out) as f:
+            rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
+        self.assertEqual([r["status"] for r in rows[:2]], ["ok", "ok"])
+        self.assertEqual(len(rows), 4)
+        for r in rows[2:]:
+            self.assertTrue(r["status"].startswith("unsupported: ") and "multiple of 64" in r["status"], r)
+            self.assertEqual(r["rel_l2"], "")
+        out = self.path("some-convolve.json")
+        self.run_ok("--convolve", "64,70000", "--strategy", "dft", "--total", "12", "--warmup", "0",
+                    "--reps", "5", "--out", out)
+        with open(out) as f:
+            cases = json.load(f)["cases"]
+        self.assertEqual([c["status"] for c in cases[:3]], ["ok"] * 3)
+        self.assertEqual(len(cases), 6)
+        for c in cases[3:]:
+            self.assertTrue(c["status"].startswith("unsupported: ") and "the direct sum" in c["status"], c)
+            self.assertIsNone(c["rel_l2"])
 
     def test_compare_real_csv(self):
         out, plot = self.path("real.csv"), self.path("chart")

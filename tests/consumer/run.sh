@@ -23,6 +23,12 @@ if (($# != 7 && $# != 8)); then
 fi
 build_dir=$1 project_dir=$2 dist_project_dir=$3 work_dir=$4 cmake=$5 libdir=$6 version=$7 mpiexec=${8-}
 prefix=$work_dir/prefix
+# The soname's version: the major version, and before 1.0 the minor one too (0.1).
+major=${version%%.*}
+minor=${version#*.}
+minor=${minor%%.*}
+soversion=$major
+((major > 0)) || soversion=$major.$minor
 
 fail() {
     echo "install_consumer: $*" >&2
@@ -45,12 +51,12 @@ mkdir -p "$work_dir"
 echo "== cmake --install into $prefix"
 quietly "$work_dir/install.log" "$cmake" --install "$build_dir" --prefix "$prefix"
 for file in include/twiddle/twiddle.hpp include/twiddle/version.hpp \
-    "$libdir/libtwiddle.so" "$libdir/libtwiddle.so.${version%%.*}" "$libdir/libtwiddle.so.$version" \
+    "$libdir/libtwiddle.so" "$libdir/libtwiddle.so.$soversion" "$libdir/libtwiddle.so.$version" \
     "$libdir/cmake/twiddle/twiddleConfig.cmake" "$libdir/cmake/twiddle/twiddleConfigVersion.cmake" \
     "$libdir/pkgconfig/twiddle.pc"; do
     [[ -e $prefix/$file ]] || fail "$file was not installed"
 done
-dist_files=(include/twiddle/dist.hpp "$libdir/libtwiddle_dist.so" "$libdir/libtwiddle_dist.so.${version%%.*}"
+dist_files=(include/twiddle/dist.hpp "$libdir/libtwiddle_dist.so" "$libdir/libtwiddle_dist.so.$soversion"
     "$libdir/libtwiddle_dist.so.$version" "$libdir/cmake/twiddle/twiddleDistTargets.cmake"
     "$libdir/pkgconfig/twiddle-dist.pc")
 for file in "${dist_files[@]}"; do
@@ -85,6 +91,13 @@ quietly "$work_dir/pkgconfig-build.log" "${CXX:-c++}" -std=c++20 -Wall -Wextra -
     "${pc_flags[@]}" "${ld_flags[@]}"
 LD_LIBRARY_PATH=$prefix/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$work_dir/pkgconfig-consumer"
 
+echo "== pkg-config in a moved copy of the prefix"
+moved=$work_dir/moved-prefix
+cp -a "$prefix" "$moved"
+moved_includedir=$(PKG_CONFIG_PATH=$moved/$libdir/pkgconfig pkg-config --variable=includedir twiddle)
+[[ $(realpath "$moved_includedir") == "$(realpath "$moved/include")" ]] ||
+    fail "twiddle.pc in a moved prefix gives includedir $moved_includedir"
+
 if [[ -z $mpiexec ]]; then
     echo "== find_package(twiddle COMPONENTS dist) without MPI: fails, saying why"
     if "$cmake" -S "$dist_project_dir" -B "$work_dir/dist-cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
@@ -100,6 +113,11 @@ run_ranks() {
     LD_LIBRARY_PATH=$prefix/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
         "$mpiexec" -np 2 --oversubscribe --allow-run-as-root "$@"
 }
+
+# A program linked --as-needed that calls only twiddle::dist does not list libtwiddle: the dist
+# library must find it beside itself.
+readelf -d "$prefix/$libdir/libtwiddle_dist.so" | grep -q 'RUNPATH.*\$ORIGIN' ||
+    fail "libtwiddle_dist.so has no RUNPATH \$ORIGIN to find libtwiddle.so beside it"
 
 echo "== CMake distributed consumer: find_package(twiddle COMPONENTS dist), 2 ranks"
 dist_build=$work_dir/dist-cmake-build
