@@ -44,8 +44,8 @@ install(FILES ${PROJECT_BINARY_DIR}/twiddleConfig.cmake ${PROJECT_BINARY_DIR}/tw
 # pkg-config: the files lie in ${libdir}/pkgconfig. Directories inside the prefix are written
 # relative to ${prefix}, and the prefix relative to the file's own directory (pkg-config's
 # ${pcfiledir}), so that `cmake --install --prefix` and a moved installation need nothing more.
-# An absolute CMAKE_INSTALL_LIBDIR places the files outside the prefix: the prefix is then written
-# as configured.
+# An absolute CMAKE_INSTALL_LIBDIR places the files outside the prefix: the prefix is then the one
+# installed into, filled in by the install step (twiddle_pc, which keeps @CMAKE_INSTALL_PREFIX@).
 foreach(dir LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
     set(TWIDDLE_PC_${dir} "${CMAKE_INSTALL_${dir}}")
@@ -54,7 +54,7 @@ foreach(dir LIBDIR INCLUDEDIR)
   endif()
 endforeach()
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
-  set(TWIDDLE_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(TWIDDLE_PC_PREFIX "@CMAKE_INSTALL_PREFIX@")
 else()
   set(TWIDDLE_PC_PREFIX "\${pcfiledir}")
   string(REPLACE "/" ";" twiddle_pc_steps "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
@@ -64,8 +64,20 @@ else()
     endif()
   endforeach()
 endif()
-configure_file(cmake/twiddle.pc.in ${PROJECT_BINARY_DIR}/twiddle.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/twiddle.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# Installs NAME.pc from cmake/NAME.pc.in: configured now, and where the prefix is the one installed
+# into, configured again by the install step into a file of its own for that install.
+function(twiddle_pc name)
+  configure_file(cmake/${name}.pc.in ${PROJECT_BINARY_DIR}/${name}.pc @ONLY)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+    install(CODE "string(MD5 twiddle_pc_tag \"\${CMAKE_INSTALL_PREFIX}\")
+                  string(CONCAT twiddle_pc [[${PROJECT_BINARY_DIR}/${name}-]] \${twiddle_pc_tag} /${name}.pc)
+                  configure_file([[${PROJECT_BINARY_DIR}/${name}.pc]] \${twiddle_pc} @ONLY)
+                  file(INSTALL \${twiddle_pc} DESTINATION [[${CMAKE_INSTALL_LIBDIR}/pkgconfig]])")
+  else()
+    install(FILES ${PROJECT_BINARY_DIR}/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  endif()
+endfunction()
+twiddle_pc(twiddle)
 
 # twiddle-dist.pc requires twiddle.pc and MPI's own pkg-config module: dist.hpp includes mpi.h, and
 # its users call MPI themselves. In C++, Open MPI's mpi.h declares its C++ bindings, which need
@@ -86,6 +98,5 @@ if(TWIDDLE_HAVE_MPI)
   else()
     message(WARNING "twiddle-dist.pc will not require MPI: set TWIDDLE_PC_MPI to its pkg-config module")
   endif()
-  configure_file(cmake/twiddle-dist.pc.in ${PROJECT_BINARY_DIR}/twiddle-dist.pc @ONLY)
-  install(FILES ${PROJECT_BINARY_DIR}/twiddle-dist.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  twiddle_pc(twiddle-dist)
 endif()

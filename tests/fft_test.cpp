@@ -180,13 +180,12 @@ INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), c
 
 // Lengths with a prime factor above 31: primes whose p - 1 the butterflies take in one pass go
 // through Rader's algorithm, and so do such primes times a length without prime factors above
-// 31 (Rader's pass first); the others go through Bluestein's. Every one up to 128 (in place
-// instead of out of place for every third), every eighth up to 1024 (each length compiles
-// kernels of its own, about 8 s on lavapipe for Bluestein's; PlanExecutor.EveryLengthUpTo1024
-// runs the plans of all of them on the CPU), then primes for Rader's up to 4001 (one pass of
-// 4000 points), Rader's prime times 1024 and times 3 x 5^2 x 11 x 31 (2^20 - 1, three passes
-// after it), and, for Bluestein's, primes and products of two primes to primes above 10^6
-// (transforms of 2^21 points, several passes each).
+// 31 from 1024 points on (Rader's pass first); the others go through Bluestein's. Every one up to 128 (in
+// place instead of out of place for every third), every eighth up to 1024 (each length compiles kernels of
+// its own, about 8 s on lavapipe for Bluestein's; PlanExecutor.EveryLengthUpTo1024 runs the plans of all of
+// them on the CPU), then primes for Rader's up to 4001 (one pass of 4000 points), Rader's prime times 1024
+// and times 3 x 5^2 x 11 x 31 (2^20 - 1, three passes after it), and, for Bluestein's, primes and products of
+// two primes to primes above 10^6 (transforms of 2^21 points, several passes each).
 std::vector<Case> large_prime_cases() {
     std::vector<Case> out;
     uint32_t count = 0;
@@ -286,9 +285,9 @@ TEST_P(DoublePrecision, MatchesReferenceBothDirections) {
 // f64 lengths: powers of two, and smooth ones of one pass, non-uniform stages and two passes.
 std::vector<Case> cases64() {
     std::vector<Case> out = cases(20, 14, 2);
-    // Mixed radices, a prime butterfly, Rader's (97, 401; first of several passes: 74, 41 x 1024)
-    // and Bluestein's lengths (one pass and several).
-    for (uint64_t n : {3, 100, 1000, 4095, 10000, 29, 97, 401, 74, 41984, 10007, 65537})
+    // Mixed radices, a prime butterfly, Rader's (97, 401; first of several passes: 37 x 30, 41 x
+    // 1024) and Bluestein's lengths (one pass and several).
+    for (uint64_t n : {3, 100, 1000, 4095, 10000, 29, 97, 401, 1110, 41984, 10007, 65537})
         for (Placement p : {Placement::out_of_place, Placement::in_place}) out.push_back({n, p});
     return out;
 }

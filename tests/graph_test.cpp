@@ -408,7 +408,7 @@ TEST_F(GraphTest, FusedProductMatchesItsNode) {
     const Case cases[] = {
         {FftDesc(256, 6), FftDesc(256, 6), {}},
         {FftDesc(4096, 3), FftDesc(4096, 3), Options{.max_pass_length = 64}},
-        {FftDesc(74, 6), FftDesc(74, 6), {}},  // Rader's pass, then one of span 37
+        {FftDesc(1184, 6), FftDesc(1184, 6), {}},  // Rader's pass, then one of span 37
         {FftDesc::nd({3, 24, 40}, {-2, -1}), FftDesc::nd({3, 24, 40}, {-2, -1}), {}},
         {FftDesc::r2c(300, 4), FftDesc::c2r(300, 4), {}},
         {FftDesc::r2c_nd({20, 30}), FftDesc::c2r_nd({20, 30}), {}},
@@ -538,9 +538,9 @@ TEST_F(GraphTest, FusedLoadsAndOwnCallbacks) {
     }
 
     // The caller's GLSL: keep the real part at load, scale and swap at store (index-dependent).
-    // Also in 74 = 37 x 2 points, whose loads are Rader's gathers at stride 2 and whose stores
-    // the pass after it makes.
-    for (const uint64_t n : {64u, 74u}) {
+    // Also in 1184 = 37 x 32 points, whose loads are Rader's gathers at stride 32 and whose
+    // stores the pass after it makes.
+    for (const uint64_t n : {64u, 1184u}) {
         const FftDesc desc(n, 3);
         const auto x = testing::random_complex(n * 3, 4);
         Buffer in(ctx, desc.bytes()), out(ctx, desc.bytes());

@@ -221,15 +221,15 @@ TEST_F(Layouts, RaderInWorkgroupsThatLoop) {
 }
 
 TEST_F(Layouts, RaderFirstInLongerLengths) {
-    // Rader's pass over the columns of a longer length (74 = 37 x 2, 2368 = 37 x 64): along a
-    // strided dim (taken side by side), in a padded guru layout whose input and output strides
-    // differ, in workgroups that loop, and in f64.
+    // Rader's pass over the columns of a longer length (1184 = 37 x 32, 2368 = 37 x 64, 1107 = 41
+    // x 27): along a strided dim (taken side by side), in a padded guru layout whose input and
+    // output strides differ, in workgroups that loop, and in f64.
     Options looping;
     looping.tiles_per_workgroup = 3;
-    check_transform<float>(FftDesc::nd({74, 24}, {0}), Placement::in_place);
+    check_transform<float>(FftDesc::nd({1184, 6}, {0}), Placement::in_place);
     check_transform<float>(FftDesc::nd({5, 2368, 3}, {1}), Placement::out_of_place, looping);
-    check_transform<float>(FftDesc::guru({{111, 3, 2}}, {{40, 400, 300}}), Placement::out_of_place);
-    check_transform<double>(FftDesc::nd({74, 148}).with_precision(Precision::f64), Placement::in_place);
+    check_transform<float>(FftDesc::guru({{1107, 3, 2}}, {{40, 3400, 2300}}), Placement::out_of_place);
+    check_transform<double>(FftDesc::nd({3, 1184}).with_precision(Precision::f64), Placement::in_place);
 }
 
 TEST_F(Layouts, InPlaceNeedsTheSameStrides) {

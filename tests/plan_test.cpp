@@ -608,35 +608,36 @@ TEST(Planner, Bluestein) {
     // Scratch over the storage-buffer range: refused when planned.
     EXPECT_THROW(plan(FftDesc(10007, 6706).with_precision(Precision::f64), h200_caps()), UnsupportedError);
     EXPECT_NO_THROW(plan(FftDesc(10007, 6706), h200_caps()));
-    // Primes to 10^6 and beyond, products of two large primes or a square of one, and a Rader
-    // prime times a prime that Rader's algorithm does not take, or times 65537 (Planner.RaderFirst).
-    for (uint64_t n :
-         {65537u, 999983u, 1000003u, 1009u * 1013u, 37u * 41u, 37u * 37u, 2u * 1009u, 2u * 65537u})
+    // Primes to 10^6 and beyond, products of two large primes or a square of one, a prime that
+    // Rader's algorithm does not take times 2 or 65537 times 2, and a Rader prime times a smooth
+    // length below 1024 points (Planner.RaderFirst).
+    for (uint64_t n : {65537u, 999983u, 1000003u, 1009u * 1013u, 37u * 41u, 37u * 37u, 2u * 1009u,
+                       2u * 65537u, 2u * 37u, 41u * 24u})
         EXPECT_EQ(plan(FftDesc(n), h200_caps()).passes.front().kernel.chirp_length, n) << n;
 }
 
-// A longer length n = p m with one prime factor p that Rader's algorithm takes and an m > 1
-// without prime factors above 31: Rader's pass over the columns of the Stockham pass of span 1
-// (rows of p points at stride m, batched over the m columns, stored at t p + r in the output's
-// layout), then Stockham passes of span p onward for m, in the multi-pass layout.
+// A length n = p m of 1024 points or more with one prime factor p that Rader's algorithm takes
+// and an m > 1 without prime factors above 31: Rader's pass over the columns of the Stockham pass
+// of span 1 (rows of p points at stride m, batched over the m columns, stored at t p + r in the
+// output's layout), then Stockham passes of span p onward for m, in the multi-pass layout.
 TEST(Planner, RaderFirst) {
-    const LogicalPlan small = plan(FftDesc(74, 5), h200_caps());
-    EXPECT_EQ(small.summary(), "74 = (Rader 37, twice 36 = 3 x 12) x (2) in 2 passes");
+    const LogicalPlan small = plan(FftDesc(1184, 5), h200_caps());  // 37 x 32
+    EXPECT_EQ(small.summary(), "1184 = (Rader 37, twice 36 = 3 x 12) x (2 x 16) in 2 passes");
     ASSERT_EQ(small.passes.size(), 2u);
     const PassKernel& rader = small.passes[0].kernel;
     EXPECT_EQ(rader.rader_prime, 37u);
     EXPECT_EQ(rader.span, 1u);
-    EXPECT_EQ(small.passes[0].columns, 10u);  // two columns of each of five transforms
-    EXPECT_EQ(rader.src_stride, 2u);
+    EXPECT_EQ(small.passes[0].columns, 160u);  // 32 columns of each of five transforms
+    EXPECT_EQ(rader.src_stride, 32u);
     EXPECT_EQ(rader.dst_stride, 1u);
     EXPECT_EQ(rader.place(1).src, 1u);  // column t = 1 from point 1, to point 37
     EXPECT_EQ(rader.place(1).dst, 37u);
-    EXPECT_EQ(rader.place(2).src, 74u);  // the next transform
-    EXPECT_EQ(rader.place(2).dst, 74u);
+    EXPECT_EQ(rader.place(32).src, 1184u);  // the next transform
+    EXPECT_EQ(rader.place(32).dst, 1184u);
     const PassKernel& last = small.passes[1].kernel;
-    EXPECT_EQ(last.length, 74u);
+    EXPECT_EQ(last.length, 1184u);
     EXPECT_EQ(last.span, 37u);
-    EXPECT_EQ(last.radix, 2u);
+    EXPECT_EQ(last.radix, 32u);
     EXPECT_FALSE(last.points_contiguous);
     EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 0u);  // the last pass works in place
     ASSERT_EQ(small.spectra.size(), 1u);
@@ -647,14 +648,15 @@ TEST(Planner, RaderFirst) {
     EXPECT_EQ(plan(FftDesc(41 * 1024), h200_caps()).summary(),
               "41984 = (Rader 41, twice 40 = 2 x 20) x (32 x 32) in 2 passes");
     // Along a strided dim, the rows taken side by side; in f64; the half transform of a real one.
-    const LogicalPlan strided = plan(FftDesc::nd({74, 64}, {0}), h200_caps());
+    const LogicalPlan strided = plan(FftDesc::nd({1184, 64}, {0}), h200_caps());
     EXPECT_EQ(strided.passes.front().kernel.rader_prime, 37u);
     EXPECT_TRUE(strided.passes.front().kernel.vectorized);
     EXPECT_EQ(
-        plan(FftDesc(111).with_precision(Precision::f64), h200_caps()).passes.front().kernel.rader_prime,
+        plan(FftDesc(1110).with_precision(Precision::f64), h200_caps()).passes.front().kernel.rader_prime,
         37u);
-    EXPECT_EQ(plan(FftDesc::r2c(148), h200_caps()).summary(),
-              "r2c 148 = half 74 = (Rader 37, twice 36 = 3 x 12) x (2), split in 3 passes");
+    EXPECT_EQ(plan(FftDesc::r2c(4736), h200_caps()).summary(),
+              "r2c 4736 = half 2368 = (Rader 37, twice 36 = 3 x 12) x (4 x 16), split in 3 passes");
+    // Below 1024 points Bluestein's transforms ran faster (74, 148, 656): Planner.Bluestein.
 }
 
 // Primes above 31 whose p - 1 the butterflies take, and whose transform of p - 1 points fits

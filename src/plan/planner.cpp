@@ -1053,18 +1053,28 @@ std::optional<Pass> rader_pass(const DimLayout& layout, int dim, Precision preci
     return make_pass(k, layout.batch, dim, kTilesPerWorkgroupRader, options);
 }
 
+// Rader's pass first (rader_first_passes) from this length on; below it Bluestein's transforms,
+// of at most about 2048 points in one pass each, ran faster. H200, f32, 2^26 points, GB/s,
+// Bluestein against Rader first: 74 918/805, 111 1249/801, 148 1062/811, 164 1071/721, 222
+// 1105/860, 246 1176/755, 328 1101/774, 370 1212/893, 410 1152/780, 444 1211/902, 656 1018/811
+// (not 296 670/875 and 592 483/914, whose Bluestein lengths 640 and 1280 ran slowly); from 37 x 30
+// on Rader first won: 1110 620/908, 37 x 64 540/807, 41 x 1024 384/706, 37 x 4096 318/645,
+// 2^20 - 1 = 41 x 25575 305/448, 41 x 3^9 241/569, 37 x 2^16 265/668.
+constexpr uint64_t kMinRaderFirstLength = 1024;
+
 // Rader's algorithm inside a longer length n = p m, for a prime p above 31 and an m > 1 without
 // prime factors above 31 (so p does not divide m). The Stockham pass of span 1 and radix p is
 // Rader's pass over its columns: column t < m holds the points t + r m, r < p, whose transform
 // lands at t p + r (PassKernel's store), so the pass transforms p-point rows of stride m batched
 // over t, from the source's layout into the output's. Stockham passes of span p then take m
-// (fast_passes' first_span). Nothing when n is not of that form or a kernel does not fit;
-// Bluestein's algorithm then takes the length.
+// (fast_passes' first_span). Nothing when n is not of that form, is below kMinRaderFirstLength
+// or a kernel does not fit; Bluestein's algorithm then takes the length.
 std::optional<std::vector<Pass>> rader_first_passes(const std::vector<PlanDim>& all, size_t axis,
                                                     bool reads_input, bool points_together,
                                                     Precision precision, const DeviceCaps& caps,
                                                     const Options& options, TwiddleTableBuilder& table) {
     const PlanDim& a = all[axis];
+    if (a.n < kMinRaderFirstLength) return std::nullopt;
     uint64_t m = 1;
     for (uint32_t q : kPrimes)
         while ((a.n / m) % q == 0) m *= q;

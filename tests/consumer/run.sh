@@ -116,8 +116,8 @@ run_ranks() {
 
 # A program linked --as-needed that calls only twiddle::dist does not list libtwiddle: the dist
 # library must find it beside itself.
-readelf -d "$prefix/$libdir/libtwiddle_dist.so" | grep -q 'RUNPATH.*\$ORIGIN' ||
-    fail "libtwiddle_dist.so has no RUNPATH \$ORIGIN to find libtwiddle.so beside it"
+readelf -d "$prefix/$libdir/libtwiddle_dist.so" | grep -Eq '(RUNPATH|RPATH).*\$ORIGIN' ||
+    fail "libtwiddle_dist.so has no RUNPATH (or RPATH) \$ORIGIN to find libtwiddle.so beside it"
 
 echo "== CMake distributed consumer: find_package(twiddle COMPONENTS dist), 2 ranks"
 dist_build=$work_dir/dist-cmake-build
