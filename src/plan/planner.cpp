@@ -766,18 +766,25 @@ struct PlanDim {
     int dim;
 };
 
-// The layout of the transforms along all[axis], batched over every other dim; the source is the
-// input buffer (reads_input) or a buffer in the output's layout.
-DimLayout dim_layout(const std::vector<PlanDim>& all, size_t axis, bool reads_input,
-                     bool points_together = false) {
+// Every dim but all[axis] as batch dims, in the order of `all`; the source is the input buffer
+// (reads_input) or a buffer in the output's layout.
+std::vector<PassKernel::BatchDim> other_dims(const std::vector<PlanDim>& all, size_t axis, bool reads_input) {
     std::vector<PassKernel::BatchDim> others;
     for (size_t i = 0; i < all.size(); ++i)
         if (i != axis)
             others.push_back({static_cast<uint32_t>(all[i].n),
                               static_cast<uint32_t>(reads_input ? all[i].in_stride : all[i].out_stride),
                               static_cast<uint32_t>(all[i].out_stride)});
+    return others;
+}
+
+// The layout of the transforms along all[axis], batched over every other dim; the source is the
+// input buffer (reads_input) or a buffer in the output's layout.
+DimLayout dim_layout(const std::vector<PlanDim>& all, size_t axis, bool reads_input,
+                     bool points_together = false) {
     const PlanDim& a = all[axis];
-    return make_layout(a.n, reads_input ? a.in_stride : a.out_stride, a.out_stride, others, points_together);
+    return make_layout(a.n, reads_input ? a.in_stride : a.out_stride, a.out_stride,
+                       other_dims(all, axis, reads_input), points_together);
 }
 
 // A pass that copies every point of `layout` (transforms of one point).
@@ -1085,12 +1092,7 @@ std::optional<std::vector<Pass>> rader_first_passes(const std::vector<PlanDim>& 
     const uint64_t src = reads_input ? a.in_stride : a.out_stride;
     const PassKernel::BatchDim columns{static_cast<uint32_t>(m), static_cast<uint32_t>(src),
                                        static_cast<uint32_t>(p * a.out_stride)};
-    std::vector<PassKernel::BatchDim> others;
-    for (size_t i = 0; i < all.size(); ++i)
-        if (i != axis)
-            others.push_back({static_cast<uint32_t>(all[i].n),
-                              static_cast<uint32_t>(reads_input ? all[i].in_stride : all[i].out_stride),
-                              static_cast<uint32_t>(all[i].out_stride)});
+    std::vector<PassKernel::BatchDim> others = other_dims(all, axis, reads_input);
     others.insert(
         std::find_if(others.begin(), others.end(),
                      [&](const PassKernel::BatchDim& d) { return d.dst_stride > columns.dst_stride; }),
