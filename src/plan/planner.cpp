@@ -1060,8 +1060,8 @@ std::optional<Pass> rader_pass(const DimLayout& layout, int dim, Precision preci
     return make_pass(k, layout.batch, dim, kTilesPerWorkgroupRader, options);
 }
 
-// Rader's pass first (rader_first_passes) from this length on; below it Bluestein's transforms,
-// of at most about 2048 points in one pass each, ran faster. H200, f32, 2^26 points, GB/s,
+// Rader's pass first (rader_first_passes) from this length on; below it Bluestein's two
+// transforms, of one pass each there, ran faster. H200, f32, 2^26 points, GB/s,
 // Bluestein against Rader first: 74 918/805, 111 1249/801, 148 1062/811, 164 1071/721, 222
 // 1105/860, 246 1176/755, 328 1101/774, 370 1212/893, 410 1152/780, 444 1211/902, 656 1018/811
 // (not 296 670/875 and 592 483/914, whose Bluestein lengths 640 and 1280 ran slowly); from 37 x 30
