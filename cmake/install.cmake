@@ -30,14 +30,10 @@ if(TWIDDLE_HAVE_MPI)
 endif()
 configure_package_config_file(cmake/twiddleConfig.cmake.in ${PROJECT_BINARY_DIR}/twiddleConfig.cmake
   INSTALL_DESTINATION ${TWIDDLE_CMAKE_DIR})
-# Before 1.0, a request is met by the same minor version only (as the soname: CMakeLists.txt).
-if(PROJECT_VERSION_MAJOR EQUAL 0)
-  set(twiddle_compatibility SameMinorVersion)
-else()
-  set(twiddle_compatibility SameMajorVersion)
-endif()
+# Before 1.0, a request is met by the same minor version only, as the soname says (CMakeLists.txt
+# decides both).
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/twiddleConfigVersion.cmake
-  COMPATIBILITY ${twiddle_compatibility})
+  COMPATIBILITY ${TWIDDLE_VERSION_COMPATIBILITY})
 install(FILES ${PROJECT_BINARY_DIR}/twiddleConfig.cmake ${PROJECT_BINARY_DIR}/twiddleConfigVersion.cmake
   DESTINATION ${TWIDDLE_CMAKE_DIR})
 

@@ -614,6 +614,27 @@ TEST_F(DiskCache, CorruptOrTruncatedFilesAreRebuilt) {
     EXPECT_EQ(third.first, 0u);
 }
 
+// An entry whose frame, checksum and SPIR-V magic word hold but whose SPIR-V the driver rejects
+// (written here through the cache, as a crafted file would be) is a miss: the kernel is compiled
+// afresh and the entry overwritten, not a VulkanError. That plan runs without the validation
+// layer, which crashes on such a module (handing it to the driver is what the layer forbids).
+TEST_F(DiskCache, SpirvTheDriverRejectsIsRebuilt) {
+    build({.cache_dir = dir_});
+    const auto spv = files(".spv");
+    ASSERT_EQ(spv.size(), 2u);
+    // A well-formed SPIR-V 1.3 module with no entry point: OpCapability Shader, OpMemoryModel
+    // Logical GLSL450.
+    const std::vector<uint32_t> junk = {0x07230203u, 0x00010300u, 0, 1, 0, 0x00020011u, 1, 0x0003000eu, 0, 1};
+    const vk::DiskCache disk(dir_);
+    for (const auto& p : spv)
+        ASSERT_TRUE(disk.write(p.filename().string(),
+                               std::span(reinterpret_cast<const uint8_t*>(junk.data()), junk.size() * 4)));
+    const auto again = build({.validation = false, .cache_dir = dir_});
+    EXPECT_EQ(again, std::make_pair(uint64_t{2}, uint64_t{0}));  // both recompiled, results right
+    const auto third = build({.cache_dir = dir_});               // and the rewritten entries load
+    EXPECT_EQ(third, std::make_pair(uint64_t{0}, uint64_t{2}));
+}
+
 // A plan's twiddle table (here with Bluestein's spectrum, which the host computes) is read from the
 // disk cache: a stored table of other values, well-formed, makes the next plan wrong; a damaged
 // file is recomputed.
@@ -646,6 +667,27 @@ TEST_F(DiskCache, TwiddleTablesComeFromDisk) {
 TEST_F(DiskCache, DisabledWritesNothing) {
     build({.disk_cache = false, .cache_dir = dir_});
     EXPECT_FALSE(std::filesystem::exists(dir_));
+}
+
+// TWIDDLE_CACHE_DIR=off turns the cache off in any case ("OFF" was taken for a directory of that
+// name); the options still win over it, and a name that only starts with "off" is a directory.
+TEST_F(DiskCache, OffInAnyCaseTurnsItOff) {
+    const char* set = std::getenv("TWIDDLE_CACHE_DIR");
+    const std::optional<std::string> before = set ? std::optional<std::string>(set) : std::nullopt;
+    for (const char* off : {"off", "OFF", "Off"}) {
+        ::setenv("TWIDDLE_CACHE_DIR", off, 1);
+        EXPECT_TRUE(vk::DiskCache::off_in_environment()) << off;
+        EXPECT_EQ(vk::DiskCache::resolve(std::nullopt, std::nullopt), std::nullopt) << off;
+        EXPECT_EQ(vk::DiskCache::resolve(std::nullopt, dir_), std::nullopt) << off;
+        EXPECT_EQ(vk::DiskCache::resolve(true, dir_), dir_) << off;
+    }
+    ::setenv("TWIDDLE_CACHE_DIR", "offline", 1);
+    EXPECT_FALSE(vk::DiskCache::off_in_environment());
+    EXPECT_EQ(vk::DiskCache::resolve(std::nullopt, std::nullopt), std::filesystem::path("offline"));
+    if (before)
+        ::setenv("TWIDDLE_CACHE_DIR", before->c_str(), 1);
+    else
+        ::unsetenv("TWIDDLE_CACHE_DIR");
 }
 
 TEST_F(DiskCache, DumpShadersWritesTheGeneratedSource) {

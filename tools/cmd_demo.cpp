@@ -53,12 +53,13 @@ void run_demo(const DemoArgs& a) {
     const diffraction::Timings timings = diffraction::measure_timings(ctx);
     check_validation(ctx);
 
-    char name[32];
-    image::write_png(files.note(dir / "aperture.png"), diffraction::draw_gap(gap, n));
-    for (size_t p = 1; p <= passes; ++p) {
+    const auto pass_name = [](size_t p) {
+        char name[32];
         std::snprintf(name, sizeof name, "pass-%02zu.png", p);
-        image::write_png(files.note(dir / name), frames[p]);
-    }
+        return std::string(name);
+    };
+    image::write_png(files.note(dir / "aperture.png"), diffraction::draw_gap(gap, n));
+    for (size_t p = 1; p <= passes; ++p) image::write_png(files.note(dir / pass_name(p)), frames[p]);
     image::write_png(files.note(dir / "pattern.png"), frames.back());
     // 450 ms a pass, as the article's page plays them; the pattern held for 2 s before it loops.
     std::vector<uint16_t> delays(frames.size(), 450);
@@ -72,6 +73,19 @@ void run_demo(const DemoArgs& a) {
         npy::write_npy_atomic(files.note(dir / "pattern.npy"), shape, std::span<const cf>(results.back()));
     }
     files.keep();
+    // An earlier run's files that this one did not write would mix with its own: the passes
+    // beyond this run's (of a larger --size) and, without --save-npy, the .npy files. Only those
+    // names go, and only regular files; the directory's other files stay.
+    const size_t most_passes = 2 * static_cast<size_t>(std::bit_width(diffraction::kMaxSize) - 1);
+    std::vector<std::filesystem::path> stale;
+    for (size_t p = passes + 1; p <= most_passes; ++p) stale.push_back(dir / pass_name(p));
+    if (!a.save_npy) stale.insert(stale.end(), {dir / "aperture.npy", dir / "pattern.npy"});
+    for (const auto& path : stale) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) continue;
+        if (std::filesystem::remove(path, ec); ec)
+            throw Error("cannot remove " + path.string() + " of an earlier run: " + ec.message());
+    }
 
     std::printf("512 x 512 transform on the GPU: %.3f ms (the default plan, median of GPU timestamps)\n",
                 timings.gpu_ms_512);
@@ -88,7 +102,10 @@ void add_demo_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("demo",
                                        "Diffraction: the 2D transform of a gap pass by pass, as PNG "
                                        "pictures, an animation and a timing chart");
-    cmd->add_option("--out", args->out, "Directory for the pictures (made if missing)")->required();
+    cmd->add_option("--out", args->out,
+                    "Directory for the pictures (made if missing). An earlier run's pass-NN.png past this "
+                    "run's passes, and its .npy files without --save-npy, are removed")
+        ->required();
     cmd->add_option("--gap", args->gap, "The gap: one (slit), two (slits), grating or circle (default two)")
         ->check(CLI::IsMember(
             std::vector<std::string>(std::begin(diffraction::kGaps), std::end(diffraction::kGaps))));

@@ -177,14 +177,33 @@ void run_serve(const ServeArgs& a) {
     const std::string info_text = info.dump();
 
     Pictures pictures(ctx, n);
-    server.Get("/",
-               [](const httplib::Request&, httplib::Response& res) { res.set_content(kPage, "text/html"); });
-    server.Get("/info", [&](const httplib::Request&, httplib::Response& res) {
+    // Every path takes GET (and HEAD, which httplib answers from GET's handler). Another method
+    // on one of them is answered 405 with the methods it takes, and any method on another path
+    // 404, as HTTP has it (httplib answers 400 or 404 by the method).
+    std::vector<std::string> paths;
+    const auto get = [&](const std::string& path, httplib::Server::Handler handler) {
+        paths.push_back(path);
+        server.Get(path, std::move(handler));
+    };
+    server.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
+        if (std::find(paths.begin(), paths.end(), req.path) == paths.end()) {
+            res.status = 404;
+            res.set_content("no such page", "text/plain");
+        } else if (req.method != "GET" && req.method != "HEAD") {
+            res.status = 405;
+            res.set_header("Allow", "GET, HEAD");
+            res.set_content(req.method + " is not allowed here: GET or HEAD", "text/plain");
+        } else {
+            return httplib::Server::HandlerResponse::Unhandled;
+        }
+        return httplib::Server::HandlerResponse::Handled;
+    });
+    get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content(kPage, "text/html"); });
+    get("/info", [&](const httplib::Request&, httplib::Response& res) {
         res.set_content(info_text, "application/json");
     });
-    server.Get("/timing.svg", [&](const httplib::Request&, httplib::Response& res) {
-        res.set_content(svg, "image/svg+xml");
-    });
+    get("/timing.svg",
+        [&](const httplib::Request&, httplib::Response& res) { res.set_content(svg, "image/svg+xml"); });
     // A bad request is answered 400; the device failing, 500.
     auto picture = [&](const httplib::Request& req, httplib::Response& res, bool aperture) {
         const auto refuse = [&](const std::string& why) {
@@ -211,10 +230,8 @@ void run_serve(const ServeArgs& a) {
             res.set_content(e.what(), "text/plain");
         }
     };
-    server.Get("/frame",
-               [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, false); });
-    server.Get("/aperture",
-               [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, true); });
+    get("/frame", [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, false); });
+    get("/aperture", [&](const httplib::Request& req, httplib::Response& res) { picture(req, res, true); });
 
     std::printf("serving http://%s:%d/ (Ctrl-C stops)\n", host.c_str(), port);
     std::fflush(stdout);

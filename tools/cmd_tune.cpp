@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <string_view>
 
 #include "commands.hpp"
 #include "file_io.hpp"
@@ -101,10 +100,10 @@ void add_tune_command(CLI::App& app) {
         const Context ctx;
         // Without a disk cache the choices last as long as the process.
         if (!ctx.state()->kernels->disk().enabled()) {
-            const char* env = std::getenv("TWIDDLE_CACHE_DIR");
             const std::string off =
-                env && std::string_view(env) == "off"
-                    ? "the disk cache is off (TWIDDLE_CACHE_DIR=off)"
+                vk::DiskCache::off_in_environment()
+                    ? "the disk cache is off (TWIDDLE_CACHE_DIR=" +
+                          std::string(std::getenv("TWIDDLE_CACHE_DIR")) + ")"
                     : "there is no disk cache (no TWIDDLE_CACHE_DIR, XDG_CACHE_HOME or HOME)";
             if (a->clear) throw Error("tune --clear: " + off + ": nothing to clear");
             if ((!a->lengths.empty() || !a->import_from.empty()) && a->export_to.empty())

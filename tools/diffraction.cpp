@@ -204,11 +204,11 @@ CLI::Validator size_validator() {
     return CLI::Validator(
         [](std::string& s) {
             const auto v = parse_decimal(s);
-            if (v && *v >= 16 && *v <= 2048 && std::has_single_bit(*v)) {
+            if (v && *v >= 16 && *v <= kMaxSize && std::has_single_bit(*v)) {
                 s = std::to_string(*v);  // CLI11 would read "016" as octal 14 (see integer_in)
                 return std::string();
             }
-            return std::string("--size must be a power of two from 16 to 2048, got " + s);
+            return "--size must be a power of two from 16 to " + std::to_string(kMaxSize) + ", got " + s;
         },
         "POW2");
 }

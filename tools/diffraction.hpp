@@ -20,8 +20,11 @@ using cf = std::complex<float>;
 // The gaps there are, by name.
 inline constexpr const char* kGaps[] = {"one", "two", "grating", "circle"};
 
-// The CLI transform (->transform) of a --size: a power of two from 16 to 2048, handed on to CLI11
-// as decimal digits (see integer_in).
+// The largest --size, whose transform takes 2 log2(kMaxSize) passes.
+inline constexpr uint32_t kMaxSize = 2048;
+
+// The CLI transform (->transform) of a --size: a power of two from 16 to kMaxSize, handed on to
+// CLI11 as decimal digits (see integer_in).
 CLI::Validator size_validator();
 
 // The gap: 1 where it is open and 0 where it is wall, n x n cells row by row, centred.

@@ -34,6 +34,8 @@ constexpr size_t kAlignment = 64;
 constexpr size_t kMaxV1HeaderBytes = 65535;
 // Deeper nesting is garbage, not a header; the limit keeps the recursive parser's stack small.
 constexpr int kMaxNesting = 32;
+// numpy 2's NPY_MAXDIMS (numpy 1's is 32): no numpy makes an array of more axes or reads one.
+constexpr size_t kMaxAxes = 64;
 
 // Reads until `bytes` are read or the file ends; returns how many were read. Throws on a read error.
 size_t read_fully(int fd, void* data, size_t bytes, const std::string& file) {
@@ -376,6 +378,9 @@ NpyArray read_npy(const fs::path& path) {
     const Literal& shape_value = header_value(dict, "shape", file);
     if (shape_value.kind != Literal::Kind::tuple)
         throw Error(file + ": malformed .npy header: 'shape' is not a tuple");
+    if (shape_value.items.size() > kMaxAxes)
+        throw Error(file + ": shape has " + std::to_string(shape_value.items.size()) +
+                    " axes; twiddle reads up to " + std::to_string(kMaxAxes) + ", as numpy 2");
     NpyArray out;
     out.dtype = dtype.dtype;
     for (const Literal& d : shape_value.items) {

@@ -42,8 +42,8 @@ struct NpyArray {
 
 // Reads a .npy file of format version 1.0, 2.0 or 3.0. Throws twiddle::Error, with a one-line
 // message naming the file, for a file that cannot be read, is not a .npy file, has a malformed
-// header or a dtype other than bool, integers, floats and complex numbers, or whose data is
-// shorter or longer than its header says.
+// header, a dtype other than bool, integers, floats and complex numbers or a shape of more than
+// 64 axes (numpy 2's limit), or whose data is shorter or longer than its header says.
 NpyArray read_npy(const std::filesystem::path& path);
 
 // The bytes of a .npy file holding `data` with shape `shape` in C order: format version 1.0,

@@ -34,7 +34,8 @@ struct ContextOptions {
     // values are an Error).
     std::optional<bool> validation;
     // Keeps compiled kernels (SPIR-V), plans' twiddle tables and the driver's pipeline cache on
-    // disk. Off: nothing is read or written. Unset: on, unless TWIDDLE_CACHE_DIR is "off".
+    // disk. Off: nothing is read or written. Unset: on, unless TWIDDLE_CACHE_DIR is "off" (in any
+    // case).
     std::optional<bool> disk_cache;
     // Where the disk cache lives. Unset: TWIDDLE_CACHE_DIR, else $XDG_CACHE_HOME/twiddle, else
     // $HOME/.cache/twiddle.

@@ -36,27 +36,28 @@ ComputeKernel::ComputeKernel(Context::State& state, const std::string& glsl, con
     check(vkCreatePipelineLayout(device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
     layout_ = UniquePipelineLayout(device, layout);
 
-    const std::vector<uint32_t> spirv = state.kernels->spirv(glsl, name, origin);
-    const auto start = std::chrono::steady_clock::now();
-    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    module_info.codeSize = spirv.size() * sizeof(uint32_t);
-    module_info.pCode = spirv.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    check(vkCreateShaderModule(device, &module_info, nullptr, &module), "vkCreateShaderModule");
-    UniqueShaderModule owned_module(device, module);
+    state.kernels->build(glsl, name, origin, [&](std::span<const uint32_t> spirv) {
+        const auto start = std::chrono::steady_clock::now();
+        VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        module_info.codeSize = spirv.size_bytes();
+        module_info.pCode = spirv.data();
+        VkShaderModule module = VK_NULL_HANDLE;
+        check(vkCreateShaderModule(device, &module_info, nullptr, &module), "vkCreateShaderModule");
+        UniqueShaderModule owned_module(device, module);
 
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage = VkPipelineShaderStageCreateInfo{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.layout = layout;
-    if (state.get_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    check(vkCreateComputePipelines(device, state.kernels->pipeline_cache(), 1, &info, nullptr, &pipeline),
-          "vkCreateComputePipelines");
-    pipeline_ = UniquePipeline(device, pipeline);
-    state.kernels->add_pipeline_time(std::chrono::steady_clock::now() - start);
+        VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        info.stage = VkPipelineShaderStageCreateInfo{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        info.stage.module = module;
+        info.stage.pName = "main";
+        info.layout = layout;
+        if (state.get_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+        VkPipeline pipeline = VK_NULL_HANDLE;
+        check(vkCreateComputePipelines(device, state.kernels->pipeline_cache(), 1, &info, nullptr, &pipeline),
+              "vkCreateComputePipelines");
+        pipeline_ = UniquePipeline(device, pipeline);
+        state.kernels->add_pipeline_time(std::chrono::steady_clock::now() - start);
+    });
 }
 
 void ComputeKernel::dispatch(VkCommandBuffer cmd, std::span<const VkDescriptorBufferInfo> buffers,

@@ -1,6 +1,7 @@
 #include "vk/disk_cache.hpp"
 
 #include <fcntl.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,13 +29,19 @@ std::string checksum(std::span<const uint8_t> payload) {
 
 DiskCache::DiskCache(std::optional<std::filesystem::path> dir) : dir_(std::move(dir)) {}
 
+bool DiskCache::off_in_environment() {
+    const char* env = std::getenv("TWIDDLE_CACHE_DIR");
+    return env && ::strcasecmp(env, "off") == 0;
+}
+
 std::optional<std::filesystem::path> DiskCache::resolve(std::optional<bool> enabled,
                                                         const std::optional<std::filesystem::path>& dir) {
-    const char* env = std::getenv("TWIDDLE_CACHE_DIR");
     if (enabled.has_value() && !*enabled) return std::nullopt;
-    if (!enabled.has_value() && env && std::strcmp(env, "off") == 0) return std::nullopt;
+    const bool env_off = off_in_environment();
+    if (!enabled.has_value() && env_off) return std::nullopt;
     if (dir) return *dir;
-    if (env && *env && std::strcmp(env, "off") != 0) return std::filesystem::path(env);
+    if (const char* env = std::getenv("TWIDDLE_CACHE_DIR"); env && *env && !env_off)
+        return std::filesystem::path(env);
     // The XDG base directory specification: a relative XDG_CACHE_HOME is ignored.
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
         return std::filesystem::path(xdg) / "twiddle";

@@ -49,6 +49,9 @@ public:
     // The directory the options and environment select, or nullopt when the cache is off.
     static std::optional<std::filesystem::path> resolve(std::optional<bool> enabled,
                                                         const std::optional<std::filesystem::path>& dir);
+    // Whether TWIDDLE_CACHE_DIR asks for no cache: "off" in any case, as "OFF" is meant (a
+    // directory of that name is given as ./off).
+    static bool off_in_environment();
 
 private:
     std::optional<std::filesystem::path> dir_;

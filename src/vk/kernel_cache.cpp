@@ -61,8 +61,8 @@ std::string KernelCache::device_key() const {
 
 std::string KernelCache::pipeline_cache_name() const { return "pipelines-" + device_key() + ".bin"; }
 
-std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::string& name,
-                                         KernelSource origin) {
+void KernelCache::build(const std::string& glsl, const std::string& name, KernelSource origin,
+                        const std::function<void(std::span<const uint32_t>)>& make_pipeline) {
     const std::string key = Hash128()
                                 .add(codegen::kGeneratorVersion)
                                 .add(caps_.device_uuid.data(), caps_.device_uuid.size())
@@ -87,20 +87,29 @@ std::vector<uint32_t> KernelCache::spirv(const std::string& glsl, const std::str
         std::vector<uint32_t> words(data->size() / 4);
         std::memcpy(words.data(), data->data(), data->size());
         if (words[0] == 0x07230203u) {  // SPIR-V magic
-            std::lock_guard lock(mutex_);
-            ++loaded_;
-            dirty_ = true;  // the pipeline built from it may be new to the pipeline cache
-            return words;
+            try {
+                make_pipeline(words);
+                std::lock_guard lock(mutex_);
+                ++loaded_;
+                dirty_ = true;  // the pipeline built from it may be new to the pipeline cache
+                return;
+            } catch (const VulkanError&) {
+                // The driver rejected the entry's SPIR-V: a miss, compiled afresh below and
+                // overwritten, as a damaged file is. A genuine device error (out of memory, a lost
+                // device) recurs with the fresh words and is thrown then.
+            }
         }
     }
     const auto start = std::chrono::steady_clock::now();
-    auto words = compile_compute(glsl, name, origin);
+    const auto words = compile_compute(glsl, name, origin);
     compile_ns_ += std::chrono::nanoseconds(std::chrono::steady_clock::now() - start).count();
     disk_.write(file, std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
-    std::lock_guard lock(mutex_);
-    ++compiled_;
-    dirty_ = true;
-    return words;
+    {
+        std::lock_guard lock(mutex_);
+        ++compiled_;
+        dirty_ = true;
+    }
+    make_pipeline(words);
 }
 
 void KernelCache::save() {

@@ -10,8 +10,10 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,13 @@ public:
     KernelCache(VkDevice device, const DeviceCaps& caps, std::optional<std::filesystem::path> cache_dir,
                 std::optional<std::filesystem::path> dump_dir);
 
-    // SPIR-V for a compute shader: from disk when a valid entry exists, else compiled
-    // (compile_compute) and stored.
-    std::vector<uint32_t> spirv(const std::string& glsl, const std::string& name, KernelSource origin);
+    // Calls `make_pipeline` with SPIR-V for a compute shader: from disk when a valid entry exists,
+    // else compiled (compile_compute) and stored. An entry whose frame and checksum hold can still
+    // be SPIR-V the driver rejects (a crafted file): where `make_pipeline` throws VulkanError for
+    // words from disk, the entry is a miss, compiled afresh and overwritten, and `make_pipeline`
+    // runs again; what it throws for fresh words (out of memory, a lost device) is thrown.
+    void build(const std::string& glsl, const std::string& name, KernelSource origin,
+               const std::function<void(std::span<const uint32_t>)>& make_pipeline);
 
     VkPipelineCache pipeline_cache() const { return pipeline_cache_.get(); }
     // Writes the pipeline cache to disk if it may have grown since it was read.

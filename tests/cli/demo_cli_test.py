@@ -1,6 +1,7 @@
 """Runs `twiddle demo` on the default device: the pictures decode (PNG, and the animation as APNG
 with a frame per pass), are the right size and are not blank; the saved pattern is numpy's fft2 of
-the gap with its middle at the corner; bad arguments fail with one line and write nothing.
+the gap with its middle at the corner; an earlier run's files that a run does not write go; bad
+arguments fail with one line and write nothing.
 
 Usage: python3 demo_cli_test.py PATH/TO/twiddle [unittest arguments]
 """
@@ -159,6 +160,25 @@ class Demo(cli_test_common.CliTest):
             self.assertEqual(pixels.shape, (512, 512, 3))
         self.assertFalse(os.path.exists(os.path.join(out, "pass-19.png")))
         self.assertFalse(os.path.exists(os.path.join(out, "pattern.npy")))
+
+    def test_an_earlier_runs_files_do_not_stay(self):
+        # A run into the directory of a run with more passes and --save-npy: the passes beyond its
+        # own and the .npy files go, as names of the demo's own that it did not write; other
+        # files, and names of that form it never writes, stay.
+        out = self.path("out")
+        r = self.run_demo("--out", out, "--size", "128", "--save-npy")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        keep = ["notes.txt", "pass-13.png.bak", "pass-013.png", "pass-00.png", "pattern.npz"]
+        for name in keep:
+            with open(os.path.join(out, name), "w") as f:
+                f.write("mine")
+        r = self.run_demo("--out", out, "--size", "64")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        written = ["aperture.png", "pattern.png", "animation.png", "timing.png", "timing.svg"] + \
+            [f"pass-{p:02d}.png" for p in range(1, 13)]
+        self.assertEqual(sorted(os.listdir(out)), sorted(written + keep))
+        pixels, _ = decode_png(os.path.join(out, "pass-12.png"))
+        self.assertEqual(pixels.shape, (64, 64, 3))
 
     def test_bad_arguments(self):
         target = self.path("never")

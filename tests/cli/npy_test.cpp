@@ -177,11 +177,24 @@ TEST_F(NpyTest, WritesVersion2WhenTheHeaderOutgrowsVersion1) {
     EXPECT_GT(header_bytes, 65535u);
     EXPECT_EQ((12 + header_bytes) % 64, 0u);
 
+    // More axes than numpy takes: the reader refuses the file (RefusesMoreAxesThanNumpy).
     const fs::path p = dir_ / "wide.npy";
     write_npy_atomic(p, shape, ramp(1));
-    const NpyArray a = read_npy(p);
-    EXPECT_EQ(a.shape, shape);
+    EXPECT_THROW(read_npy(p), Error);
+}
+
+// numpy 2 makes arrays of up to 64 axes (NPY_MAXDIMS; numpy 1, 32): a shape of more is refused
+// in one line, before its product or data are looked at.
+TEST_F(NpyTest, RefusesMoreAxesThanNumpy) {
+    std::string ones;
+    for (int i = 0; i < 64; ++i) ones += "1, ";
+    const NpyArray a =
+        read_npy(write("a.npy", npy_file(1, header("<c8", false, "(" + ones + ")"), native(ramp(1)))));
+    EXPECT_EQ(a.shape, std::vector<uint64_t>(64, 1));
     EXPECT_EQ(elements<Complex>(a), ramp(1));
+    expect_refused(npy_file(1, header("<c8", false, "(" + ones + "1)"), native(ramp(1))),
+                   "shape has 65 axes; twiddle reads up to 64, as numpy 2");
+    expect_refused(npy_file(2, header("<c8", false, "(" + ones + ones + "0)"), ""), "has 129 axes");
 }
 
 TEST_F(NpyTest, ReadsEveryFormatVersion) {

@@ -46,11 +46,18 @@ class Serve(cli_test_common.CliTest):
         super().tearDown()
 
     def get(self, path):
+        status, headers, body = self.request("GET", path)
+        return status, headers.get("Content-Type"), body
+
+    def request(self, method, path):
+        """(status, headers, body) of a request with `method` (and a small body where it takes one)."""
+        data = b"x" if method in ("POST", "PUT", "PATCH") else None
         try:
-            with urllib.request.urlopen(self.url + path, timeout=120) as r:
-                return r.status, r.headers.get("Content-Type"), r.read()
+            with urllib.request.urlopen(urllib.request.Request(self.url + path, data=data, method=method),
+                                        timeout=120) as r:
+                return r.status, r.headers, r.read()
         except urllib.error.HTTPError as e:
-            return e.code, e.headers.get("Content-Type"), e.read()
+            return e.code, e.headers, e.read()
 
     def test_page_in_a_browser(self):
         ensure_playwright()
@@ -79,6 +86,22 @@ class Serve(cli_test_common.CliTest):
             self.assertTrue(body, bad)
         status, _, _ = self.get("nothing-here")
         self.assertEqual(status, 404)
+
+    def test_methods(self):
+        # Another method than GET or HEAD on a page is 405 with the methods it takes (httplib's
+        # own answers were 400 or 404 by the method); any method on no page is 404.
+        for path in ("", "info", "timing.svg", "frame?gap=two&pass=1", "aperture?gap=two"):
+            status, headers, _ = self.request("HEAD", path)
+            self.assertEqual(status, 200, path)
+            for method in ("POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
+                status, headers, body = self.request(method, path)
+                self.assertEqual(status, 405, f"{method} /{path}")
+                self.assertEqual(headers.get("Allow"), "GET, HEAD", f"{method} /{path}")
+                self.assertTrue(body, f"{method} /{path}")
+        for method in ("GET", "HEAD", "POST", "DELETE"):
+            for path in ("nothing-here", "timingXsvg", "info/"):
+                status, _, _ = self.request(method, path)
+                self.assertEqual(status, 404, f"{method} /{path}")
 
     def test_address_it_cannot_listen_on(self):
         # 203.0.113.1 (TEST-NET-3) is no address of this machine.

@@ -89,14 +89,16 @@ class Tune(cli_test_common.CliTest):
     def test_without_the_disk_cache(self):
         # With the disk cache off, tuned choices last as long as the process: tune refuses to
         # make or import choices that nothing would keep, and keeps them in --export's file.
-        self.env["TWIDDLE_CACHE_DIR"] = "off"
-        for args, message in (
-                (("--n", "64", "--total", "10", "--reps", "1"), "so the choices would be lost"),
-                (("--clear",), "tune --clear: the disk cache is off")):
-            r = self.run_tune(*args)
-            self.assertEqual(r.returncode, 1, r.stderr)
-            self.assertIn(message, r.stderr)
-            self.assertEqual(r.stdout, "")
+        # "off" in any case: "OFF" was taken for a directory of that name.
+        for off in ("off", "OFF"):
+            self.env["TWIDDLE_CACHE_DIR"] = off
+            for args, message in (
+                    (("--n", "64", "--total", "10", "--reps", "1"), "so the choices would be lost"),
+                    (("--clear",), f"tune --clear: the disk cache is off (TWIDDLE_CACHE_DIR={off})")):
+                r = self.run_tune(*args)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertEqual(r.stdout, "")
         exported = self.path("choices.txt")
         r = self.run_tune("--n", "64", "--total", "10", "--reps", "1", "--export", exported)
         self.assertEqual(r.returncode, 0, r.stderr)
