@@ -642,6 +642,12 @@ TEST(Planner, RaderFirst) {
     EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 0u);  // the last pass works in place
     ASSERT_EQ(small.spectra.size(), 1u);
     EXPECT_EQ(small.spectra[0].n, 37u);
+    // Its results lie densely (t p + r, transform after transform), so its tiles are stored
+    // through shared memory as one run; its reads, 32 points apart, are not staged.
+    EXPECT_TRUE(rader.packed_dst());
+    EXPECT_FALSE(rader.packed_src());
+    EXPECT_TRUE(rader.staged_store);
+    EXPECT_FALSE(rader.staged_load);
 
     EXPECT_EQ(plan(FftDesc(1048575), h200_caps()).summary(),
               "1048575 = (Rader 41, twice 40 = 2 x 20) x (5 x 15) x (31) x (11) in 4 passes");
@@ -654,8 +660,19 @@ TEST(Planner, RaderFirst) {
     EXPECT_EQ(
         plan(FftDesc(1110).with_precision(Precision::f64), h200_caps()).passes.front().kernel.rader_prime,
         37u);
-    EXPECT_EQ(plan(FftDesc::r2c(4736), h200_caps()).summary(),
+    const LogicalPlan real = plan(FftDesc::r2c(4736, 3), h200_caps());
+    EXPECT_EQ(real.summary(),
               "r2c 4736 = half 2368 = (Rader 37, twice 36 = 3 x 12) x (4 x 16), split in 3 passes");
+    // The half transforms' rows are 2369 points apart, so only the 64 columns of one are a run:
+    // 64 of them to a workgroup, not 85, and stored staged.
+    const PassKernel& half = real.passes.front().kernel;
+    EXPECT_FALSE(half.packed_dst());
+    EXPECT_EQ(half.columns_per_workgroup, 64u);
+    EXPECT_TRUE(half.staged_store);
+    // 2^20 - 1: runs of 25575 columns, 93 = 3 x 31 to a workgroup.
+    const LogicalPlan odd = plan(FftDesc::r2c(2097150, 2), h200_caps());
+    EXPECT_EQ(odd.passes.front().kernel.columns_per_workgroup, 93u);
+    EXPECT_TRUE(odd.passes.front().kernel.staged_store);
     // Below 1024 points Bluestein's transforms ran faster (74, 148, 656): Planner.Bluestein.
 }
 

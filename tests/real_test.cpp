@@ -157,6 +157,18 @@ TEST_F(Real, LongerLengths) {
     }
 }
 
+// Halves whose length takes Rader's pass first (2368 = 37 x 64, 1107 = 41 x 27). That pass writes
+// its tiles as one run through shared memory where they are one (PassKernel::staged_store): in
+// r2c 4736 a run is the 64 columns of one half, whose rows are padded to 2369 points, so its
+// workgroups take 64 columns; in c2r 4736 the halves lie densely, and the last of its tiles of 85
+// columns is partial. r2c 2214's runs of 27 columns are not staged.
+TEST_F(Real, RaderFirstHalves) {
+    for (uint64_t n : {4736ull, 2214ull}) {
+        check_real<float>(FftDesc::r2c(n, 3), Placement::out_of_place);
+        check_real<float>(FftDesc::c2r(n, 3), Placement::out_of_place);
+    }
+}
+
 // A split fused into one pass pairs its points through subgroup shuffles (PassKernel::split_lanes)
 // where columns have 16 invocations or more: blocks of lanes as wide as the subgroup (8 on
 // lavapipe), one or several per column, one or several columns per workgroup, band-limited
