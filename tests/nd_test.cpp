@@ -230,6 +230,9 @@ TEST_F(Layouts, RaderFirstInLongerLengths) {
     check_transform<float>(FftDesc::nd({5, 2368, 3}, {1}), Placement::out_of_place, looping);
     check_transform<float>(FftDesc::guru({{1107, 3, 2}}, {{40, 3400, 2300}}), Placement::out_of_place);
     check_transform<double>(FftDesc::nd({3, 1184}).with_precision(Precision::f64), Placement::in_place);
+    // 18944 = 37 x 512: the pass of 512 points after Rader's takes all of lavapipe's 32 KiB of
+    // shared memory for tiles of 8 columns (mixed_passes: last_all_shared).
+    check_transform<float>(FftDesc(18944, 3), Placement::out_of_place);
 }
 
 TEST_F(Layouts, InPlaceNeedsTheSameStrides) {

@@ -651,8 +651,12 @@ TEST(Planner, RaderFirst) {
 
     EXPECT_EQ(plan(FftDesc(1048575), h200_caps()).summary(),
               "1048575 = (Rader 41, twice 40 = 2 x 20) x (5 x 15) x (31) x (11) in 4 passes");
-    EXPECT_EQ(plan(FftDesc(41 * 1024), h200_caps()).summary(),
-              "41984 = (Rader 41, twice 40 = 2 x 20) x (32 x 32) in 2 passes");
+    const LogicalPlan wide = plan(FftDesc(41 * 1024, 2), h200_caps());
+    EXPECT_EQ(wide.summary(), "41984 = (Rader 41, twice 40 = 2 x 20) x (32 x 32) in 2 passes");
+    // Its pass of 1024 points would take tiles of 4 columns in half of the shared memory; it
+    // takes all of it, for 8.
+    EXPECT_EQ(wide.passes[1].kernel.columns_per_workgroup, 8u);
+    EXPECT_GT(wide.passes[1].kernel.shared_bytes, h200_caps().max_shared_memory_bytes / 2);
     // Along a strided dim, the rows taken side by side; in f64; the half transform of a real one.
     const LogicalPlan strided = plan(FftDesc::nd({1184, 64}, {0}), h200_caps());
     EXPECT_EQ(strided.passes.front().kernel.rader_prime, 37u);
