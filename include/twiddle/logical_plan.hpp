@@ -43,7 +43,8 @@ struct Options {
     uint32_t columns_per_workgroup = 0;
     // Tuning: the shared memory a workgroup may use, in bytes (at most the device's limit).
     // 0: half the device's limit, or all of it for a transform that fits one workgroup only that
-    // way, and in f32 for the last of two multi-pass passes of narrow tiles. On the H200 about
+    // way, and in f32 for the last of two multi-pass passes of narrow tiles, or the last pass
+    // after Rader's first where its tiles would be narrow. On the H200 about
     // 56 KiB serve each multiprocessor, so 33 KiB workgroups run one at a time; with half the
     // limit, one-pass kernels ran 1.3 to 4 times faster.
     uint32_t max_shared_memory = 0;
