@@ -247,8 +247,7 @@ void run_compare(const BenchArgs& args_in) {
         throw Error("bench --compare: no case within 2^" + std::to_string(a.total_log2) + " values");
 
     const Context ctx;
-    const uint64_t total = uint64_t(1) << a.total_log2;
-    const uint64_t copy_bytes = std::min<uint64_t>(total * 8, ctx.caps().max_storage_buffer_range / 16 * 16);
+    const uint64_t copy_bytes = cli::copy_bytes(ctx, a.total_log2, a.f64);
     const double copy = copy_gbps(ctx, copy_bytes, a.reps, a.warm_up);
     uint64_t largest = 0;
     for (const BenchCase& c : cases) largest = std::max({largest, c.input_bytes(), c.output_bytes()});

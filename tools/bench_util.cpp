@@ -47,6 +47,11 @@ double time_median(const Context& ctx, uint32_t reps, double warm_up,
     return time_rounds(ctx, reps, warm_up, record).fastest();
 }
 
+uint64_t copy_bytes(const Context& ctx, uint32_t total_log2, bool f64) {
+    return std::min<uint64_t>((uint64_t(1) << total_log2) * (f64 ? 16 : 8),
+                              ctx.caps().max_storage_buffer_range / 16 * 16);
+}
+
 double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up, uint32_t shared_bytes) {
     constexpr uint32_t kWorkgroup = 256;
     vk::ComputeKernel copy(*ctx.state(), codegen::generate_copy_kernel(kWorkgroup, shared_bytes), "copy", 2,

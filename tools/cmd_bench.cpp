@@ -677,10 +677,8 @@ void add_bench_command(CLI::App& app) {
         if (args.kernel_stats) options.kernel_statistics = true;
         const Context ctx(options);
         const uint64_t total = uint64_t(1) << args.total_log2;
-        // The copy moves the bytes of 2^total complex values in the cases' precision (--sht's
-        // stages move other amounts); one binding may not exceed the storage-buffer range.
-        const uint64_t copy_bytes =
-            std::min<uint64_t>(total * (args.f64 ? 16 : 8), ctx.caps().max_storage_buffer_range / 16 * 16);
+        // (--sht's stages move other amounts than the copy.)
+        const uint64_t copy_bytes = cli::copy_bytes(ctx, args.total_log2, args.f64);
         const double copy = copy_gbps(ctx, copy_bytes, args.reps, args.warm_up);
         std::printf("device: %s (%s %s)\n", ctx.caps().name.c_str(), ctx.caps().driver_name.c_str(),
                     ctx.caps().driver_info.c_str());

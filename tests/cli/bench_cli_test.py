@@ -240,6 +240,16 @@ class Bench(cli_test_common.CliTest):
             rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
         self.assertEqual([(r["shape"], r["batch"]) for r in rows], [("8", str(2**14)), ("16", str(2**13))])
 
+    def test_copy_moves_the_cases_bytes(self):
+        # The yardstick copy moves 2^total complex values of the cases' precision, read and
+        # written: 2 x 8 x 2^12 bytes in f32, 2 x 16 x 2^12 in f64, with and without --compare.
+        for extra in ([], ["--compare"]):
+            for precision, size in (([], 8), (["--f64"], 16)):
+                run = self.run_ok(*extra, *precision, "--n", "64", "--total", "12", "--reps", "5",
+                                  "--warmup", "0")
+                self.assertIn(f"over {2 * size * 2**12} bytes (read + written)", run.stdout,
+                              (extra, precision))
+
     def test_pass_times_csv(self):
         # 8192 takes two passes on every device's default plan here (--max-pass-length 64); 16x16
         # two passes (one per dim); 64 one pass, which reports no pass times.
