@@ -341,20 +341,29 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
     // or where a tile lies within a run of columns: those of one transform of unit stride, and of
     // the batch dims after it that nest densely (Rader's first pass: its t, whose p-point results
     // lie t p + r, before the padded rows of a real transform's half length).
-    const uint64_t src_run = k.src_stride == 1 ? dense_run(k, src_stride_of).columns : 0;
-    const uint64_t dst_run = k.dst_stride == 1 ? dense_run(k, dst_stride_of).columns : 0;
-    auto run = [&](bool packed, uint64_t columns, uint32_t block) {
-        return !k.vectorized && (packed || (columns > 0 && columns % block == 0));
+    // (packed: PassKernel::packed_src() or packed_dst(); columns: 0 where the side has no run.)
+    struct Runs {
+        bool packed;
+        uint64_t columns;
+    };
+    auto runs = [&](uint32_t stride, auto stride_of) {
+        if (stride != 1 || k.vectorized) return Runs{false, 0};
+        const DenseRun dense = dense_run(k, stride_of);
+        return Runs{dense.all_dims, dense.columns};
+    };
+    const Runs src = runs(k.src_stride, src_stride_of), dst = runs(k.dst_stride, dst_stride_of);
+    auto run = [](const Runs& side, uint32_t block) {
+        return side.packed || (side.columns > 0 && side.columns % block == 0);
     };
     // Rader's transforms scatter their results (X_{g^-m}), which a staged store writes as one run
     // (H100, 41984 = 41 x 1024: Rader's pass 0.89 -> 0.41 ms). A block whose tiles are no run
     // gives way to the largest divisor of the run of columns that keeps at least half of its
     // invocations (r2c 4736: 64 columns, not 85).
-    if (k.rader_prime && dst_run > 0)
+    if (k.rader_prime && dst.columns > 0)
         for (uint32_t& block : blocks) {
-            if (run(k.packed_dst(), dst_run, block)) continue;
+            if (run(dst, block)) continue;
             uint32_t divisor = block;
-            while (dst_run % divisor != 0) --divisor;
+            while (dst.columns % divisor != 0) --divisor;
             if (divisor > 1 && 2 * divisor >= block) block = divisor;
         }
     const auto& stages = layout.stages;
@@ -368,10 +377,9 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         if (threads > max_threads) continue;
         // Bluestein's chirp reads and writes the transforms point by point.
         // Rader's permutations gather and scatter through shared memory where a tile is one run.
-        const bool staged_load =
-            (short_columns || k.rader_prime) && !k.chirp_load && run(k.packed_src(), src_run, block);
+        const bool staged_load = (short_columns || k.rader_prime) && !k.chirp_load && run(src, block);
         const bool staged_store = (short_columns || k.rader_prime || (!k.points_contiguous && k.span == 1)) &&
-                                  !k.chirp_store && run(k.packed_dst(), dst_run, block);
+                                  !k.chirp_store && run(dst, block);
         const bool exchanges = stages.size() > 1 || staged_load || staged_store;
         // Both components in one round if they fit (one-pass kernels only: kMultiPassMinRounds),
         // else one component at a time, else one component of half the points
