@@ -31,7 +31,6 @@ namespace fs = std::filesystem;
 constexpr std::array<char, 6> kMagic = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 // numpy pads the header so that the data starts at a multiple of this many bytes.
 constexpr size_t kAlignment = 64;
-constexpr size_t kMaxV1HeaderBytes = 65535;
 // Deeper nesting is garbage, not a header; the limit keeps the recursive parser's stack small.
 constexpr int kMaxNesting = 32;
 // numpy 2's NPY_MAXDIMS (numpy 1's is 32): no numpy makes an array of more axes or reads one.
@@ -431,32 +430,38 @@ namespace {
 // machine's byte order.
 std::vector<std::byte> encode(std::span<const uint64_t> shape, const char* type, const void* data,
                               size_t count, size_t bytes) {
+    // The product, or 0 with an empty axis; an overflow counts as no match.
     uint64_t elements = 1;
-    for (uint64_t d : shape) elements *= d;
-    if (elements != count)
+    bool overflow = false;
+    for (uint64_t d : shape) overflow |= __builtin_mul_overflow(elements, d, &elements);
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
+        elements = 0;
+        overflow = false;
+    }
+    if (overflow || elements != count)
         throw Error("encode_npy: shape " + shape_repr(shape) + " holds " + std::to_string(elements) +
                     " elements but " + std::to_string(count) + " were given");
+    // A file that no numpy, nor read_npy, would read back.
+    if (shape.size() > kMaxAxes)
+        throw Error("encode_npy: shape has " + std::to_string(shape.size()) + " axes; .npy files hold up to " +
+                    std::to_string(kMaxAxes) + ", as numpy 2");
 
     const std::string descr = (std::endian::native == std::endian::little ? "<" : ">") + std::string(type);
     std::string header =
         "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
-    // Pad with spaces and a final newline so that the data starts aligned, as numpy does.
-    const auto padded = [&](size_t prefix) {
-        const size_t total = (prefix + header.size() + 1 + kAlignment - 1) / kAlignment * kAlignment;
-        return total - prefix;
-    };
-    const bool v1 = padded(10) <= kMaxV1HeaderBytes;
-    const size_t prefix = v1 ? 10 : 12;
-    const size_t header_bytes = padded(prefix);
+    // Pad with spaces and a final newline so that the data starts aligned, as numpy does. Version
+    // 1.0's two-byte header length always suffices: 64 axes of 20 digits make under 2 KiB.
+    constexpr size_t prefix = 10;
+    const size_t header_bytes = (prefix + header.size() + 1 + kAlignment - 1) / kAlignment * kAlignment - prefix;
     header.resize(header_bytes - 1, ' ');
     header += '\n';
 
     std::vector<std::byte> out(prefix + header_bytes + bytes);
     std::memcpy(out.data(), kMagic.data(), kMagic.size());
-    out[6] = std::byte{static_cast<uint8_t>(v1 ? 1 : 2)};
+    out[6] = std::byte{1};
     out[7] = std::byte{0};
-    for (size_t i = 0; i < prefix - 8; ++i)
-        out[8 + i] = std::byte{static_cast<uint8_t>(header_bytes >> (8 * i))};
+    out[8] = std::byte{static_cast<uint8_t>(header_bytes)};
+    out[9] = std::byte{static_cast<uint8_t>(header_bytes >> 8)};
     std::memcpy(out.data() + prefix, header.data(), header_bytes);
     if (bytes != 0) std::memcpy(out.data() + prefix + header_bytes, data, bytes);
     return out;

@@ -46,9 +46,9 @@ struct NpyArray {
 // 64 axes (numpy 2's limit), or whose data is shorter or longer than its header says.
 NpyArray read_npy(const std::filesystem::path& path);
 
-// The bytes of a .npy file holding `data` with shape `shape` in C order: format version 1.0,
-// or 2.0 when the header does not fit 1.0's 65535 bytes. Throws twiddle::Error when the shape's
-// product is not data.size().
+// The bytes of a .npy file holding `data` with shape `shape` in C order, format version 1.0.
+// Throws twiddle::Error when the shape's product is not data.size() or when it has more than 64
+// axes (which read_npy, as numpy, refuses).
 std::vector<std::byte> encode_npy(std::span<const uint64_t> shape, std::span<const std::complex<float>> data);
 std::vector<std::byte> encode_npy(std::span<const uint64_t> shape,
                                   std::span<const std::complex<double>> data);
