@@ -175,6 +175,11 @@ class Bench(cli_test_common.CliTest):
             rows = [r for r in csv.DictReader(f) if r["library"] == "twiddle"]
         self.assertEqual([r["status"] for r in rows[:2]], ["ok", "ok"])
         self.assertEqual(len(rows), 4)
+        # Each grid's copy fraction is against the copy kernel timed over that grid's bytes.
+        for r in rows[:2]:
+            self.assertGreater(float(r["copy_gbps"]), 0, r)
+            self.assertAlmostEqual(float(r["copy_fraction"]), float(r["gbps"]) / float(r["copy_gbps"]),
+                                   delta=1e-4 * float(r["copy_fraction"]), msg=r)
         for r in rows[2:]:
             self.assertTrue(r["status"].startswith("unsupported: ") and "multiple of 64" in r["status"], r)
             self.assertEqual(r["rel_l2"], "")
