@@ -220,8 +220,9 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
     // The copy kernel over the bytes the stage moves (half read, half written): a grid that fits
     // the GPU's cache would otherwise be measured against a copy that does not, and run at more
     // than 100% of it.
-    const uint64_t copy_bytes = std::clamp<uint64_t>((grid.spectral_bytes() + grid.spatial_bytes()) / 2 / 16 * 16,
-                                                     16, ctx.caps().max_storage_buffer_range / 16 * 16);
+    const uint64_t copy_bytes =
+        std::clamp<uint64_t>((grid.spectral_bytes() + grid.spatial_bytes()) / 2 / 16 * 16, 16,
+                             ctx.caps().max_storage_buffer_range / 16 * 16);
     const double copy = copy_gbps(ctx, copy_bytes, a.reps, a.warm_up);
 
     std::mt19937 gen(static_cast<uint32_t>(nphi));
@@ -453,7 +454,8 @@ void write_sht_results(const std::string& path, const std::vector<ShtRow>& rows,
                        double copy) {
     nlohmann::json cases = nlohmann::json::array();
     std::ostringstream f;
-    f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status,pass_ms,copy_gbps\n";
+    f << "library,direction,nlat,nphi,mmax,fields,passes,ms,gbps,copy_fraction,rel_l2,status,pass_ms,"
+         "copy_gbps\n";
     f << "copy,-,0,0,0,0,0,0," << copy << ",1,0,ok,," << copy << "\n";
     for (const ShtRow& r : rows) {
         const char* direction = r.synthesis ? "synthesis" : "analysis";
@@ -576,11 +578,12 @@ void add_bench_command(CLI::App& app) {
         "--complex-path", [a](int64_t) { a->options.real_path = RealPath::full_length; },
         "Planner: real transforms of even length through the full-length complex transform"));
     CLI::Option* sht =
-        cmd->add_option("--sht", a->sht,
-                        "Time spherical-harmonic Fourier stages instead (both directions, fft strategy, "
-                        "the planner options apply): NLATxNPHIxMMAX,... such as "
-                        "1024x2048x1023,4096x8192x4095; GB/s counts fm and spat once each, and the copy column is "
-                        "against the copy kernel over the same bytes")
+        cmd->add_option(
+               "--sht", a->sht,
+               "Time spherical-harmonic Fourier stages instead (both directions, fft strategy, "
+               "the planner options apply): NLATxNPHIxMMAX,... such as "
+               "1024x2048x1023,4096x8192x4095; GB/s counts fm and spat once each, and the copy column is "
+               "against the copy kernel over the same bytes")
             ->delimiter(',')
             ->check(parsed_by(parse_sht_case));
     CLI::Option* fields =
@@ -704,8 +707,8 @@ void add_bench_command(CLI::App& app) {
                 sht::Grid grid = parse_sht_case(text);
                 grid.fields = args.fields;
                 try {
-                    const auto done =
-                        args.f64 ? run_sht_case<double>(ctx, grid, args) : run_sht_case<float>(ctx, grid, args);
+                    const auto done = args.f64 ? run_sht_case<double>(ctx, grid, args)
+                                               : run_sht_case<float>(ctx, grid, args);
                     rows.insert(rows.end(), done.begin(), done.end());
                 } catch (const UnsupportedError& e) {
                     // A case the device or the options cannot run: both directions' rows say why.

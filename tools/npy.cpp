@@ -443,8 +443,8 @@ std::vector<std::byte> encode(std::span<const uint64_t> shape, const char* type,
                     " elements but " + std::to_string(count) + " were given");
     // A file that no numpy, nor read_npy, would read back.
     if (shape.size() > kMaxAxes)
-        throw Error("encode_npy: shape has " + std::to_string(shape.size()) + " axes; .npy files hold up to " +
-                    std::to_string(kMaxAxes) + ", as numpy 2");
+        throw Error("encode_npy: shape has " + std::to_string(shape.size()) +
+                    " axes; .npy files hold up to " + std::to_string(kMaxAxes) + ", as numpy 2");
 
     const std::string descr = (std::endian::native == std::endian::little ? "<" : ">") + std::string(type);
     std::string header =
@@ -452,7 +452,8 @@ std::vector<std::byte> encode(std::span<const uint64_t> shape, const char* type,
     // Pad with spaces and a final newline so that the data starts aligned, as numpy does. Version
     // 1.0's two-byte header length always suffices: 64 axes of 20 digits make under 2 KiB.
     constexpr size_t prefix = 10;
-    const size_t header_bytes = (prefix + header.size() + 1 + kAlignment - 1) / kAlignment * kAlignment - prefix;
+    const size_t header_bytes =
+        (prefix + header.size() + 1 + kAlignment - 1) / kAlignment * kAlignment - prefix;
     header.resize(header_bytes - 1, ' ');
     header += '\n';
 

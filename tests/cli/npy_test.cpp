@@ -173,24 +173,24 @@ TEST_F(NpyTest, WritesAtMostNumpysAxes) {
     const auto bytes = encode_npy(widest, ramp(1));
     ASSERT_GT(bytes.size(), 10u);
     EXPECT_EQ(static_cast<int>(bytes[6]), 1);
-    EXPECT_EQ(read_npy(write("widest.npy", std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())))
-                  .shape,
-              widest);
+    auto text = [](const std::vector<std::byte>& b) {
+        return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+    };
+    EXPECT_EQ(read_npy(write("widest.npy", text(bytes))).shape, widest);
     // The product of 64 axes of 2^64 - 1 wraps to 1: refused, not written as one element.
     EXPECT_THROW(encode_npy(std::vector<uint64_t>(64, UINT64_MAX), ramp(1)), Error);
     // With an empty axis the product is 0 whatever the others are, as read_npy takes it.
     const std::vector<uint64_t> empty{UINT64_MAX, 2, 0};
     const auto none = encode_npy(empty, ramp(0));
-    EXPECT_EQ(read_npy(write("empty.npy", std::string(reinterpret_cast<const char*>(none.data()), none.size())))
-                  .shape,
-              empty);
+    EXPECT_EQ(read_npy(write("empty.npy", text(none))).shape, empty);
 
     const std::vector<uint64_t> wider(65, 1);
     try {
         encode_npy(wider, ramp(1));
         ADD_FAILURE() << "65 axes were encoded";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("shape has 65 axes; .npy files hold up to 64"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("shape has 65 axes; .npy files hold up to 64"),
+                  std::string::npos)
             << e.what();
     }
     const fs::path p = dir_ / "wide.npy";
