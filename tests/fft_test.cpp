@@ -180,7 +180,7 @@ INSTANTIATE_TEST_SUITE_P(Smooth, Lengths, ::testing::ValuesIn(smooth_cases()), c
 
 // Lengths with a prime factor above 31: primes whose p - 1 the butterflies take in one pass go
 // through Rader's algorithm, and so do such primes times a length without prime factors above
-// 31 from 1024 points on (Rader's pass first); the others go through Bluestein's. Every one up to 128 (in
+// 31 (Rader's pass first); the others go through Bluestein's. Every one up to 128 (in
 // place instead of out of place for every third), every eighth up to 1024 (each length compiles kernels of
 // its own, about 8 s on lavapipe for Bluestein's; PlanExecutor.EveryLengthUpTo1024 runs the plans of all of
 // them on the CPU), then primes for Rader's up to 4001 (one pass of 4000 points), Rader's prime times 1024

@@ -608,16 +608,16 @@ TEST(Planner, Bluestein) {
     // Scratch over the storage-buffer range: refused when planned.
     EXPECT_THROW(plan(FftDesc(10007, 6706).with_precision(Precision::f64), h200_caps()), UnsupportedError);
     EXPECT_NO_THROW(plan(FftDesc(10007, 6706), h200_caps()));
-    // Primes to 10^6 and beyond, products of two large primes or a square of one, a prime that
-    // Rader's algorithm does not take times 2 or 65537 times 2, and a Rader prime times a smooth
-    // length below 1024 points (Planner.RaderFirst).
+    // Primes to 10^6 and beyond, products of two large primes or a square of one, and a prime
+    // that Rader's algorithm does not take times 2 or 65537 times 2 (a Rader prime times a smooth
+    // length: Planner.RaderFirst).
     for (uint64_t n : {65537u, 999983u, 1000003u, 1009u * 1013u, 37u * 41u, 37u * 37u, 2u * 1009u,
-                       2u * 65537u, 2u * 37u, 41u * 24u})
+                       2u * 65537u})
         EXPECT_EQ(plan(FftDesc(n), h200_caps()).passes.front().kernel.chirp_length, n) << n;
 }
 
-// A length n = p m of 1024 points or more with one prime factor p that Rader's algorithm takes
-// and an m > 1 without prime factors above 31: Rader's pass over the columns of the Stockham pass
+// A length n = p m with one prime factor p that Rader's algorithm takes and an m > 1 without
+// prime factors above 31, however short: Rader's pass over the columns of the Stockham pass
 // of span 1 (rows of p points at stride m, batched over the m columns, stored at t p + r in the
 // output's layout), then Stockham passes of span p onward for m, in the multi-pass layout.
 TEST(Planner, RaderFirst) {
@@ -639,6 +639,10 @@ TEST(Planner, RaderFirst) {
     EXPECT_EQ(last.span, 37u);
     EXPECT_EQ(last.radix, 32u);
     EXPECT_FALSE(last.points_contiguous);
+    // Its rows, 37 points apart, are not aligned: 64 columns to a workgroup, for runs of 512
+    // bytes of them (16 by default for lengths other than powers of two).
+    EXPECT_EQ(last.columns_per_workgroup, 64u);
+    EXPECT_EQ(plan(FftDesc(2368, 3), h200_caps()).passes[1].kernel.columns_per_workgroup, 64u);
     EXPECT_EQ(small.scratch_bytes(Placement::out_of_place), 0u);  // the last pass works in place
     ASSERT_EQ(small.spectra.size(), 1u);
     EXPECT_EQ(small.spectra[0].n, 37u);
@@ -677,7 +681,15 @@ TEST(Planner, RaderFirst) {
     const LogicalPlan odd = plan(FftDesc::r2c(2097150, 2), h200_caps());
     EXPECT_EQ(odd.passes.front().kernel.columns_per_workgroup, 93u);
     EXPECT_TRUE(odd.passes.front().kernel.staged_store);
-    // Below 1024 points Bluestein's transforms ran faster (74, 148, 656): Planner.Bluestein.
+    // However short: 2 x 37, 41 x 24, 27 x 37 (Bluestein's transforms took them before, and ran
+    // slower since Rader's pass stores staged tiles).
+    for (uint64_t n : {2u * 37u, 41u * 24u, 27u * 37u}) {
+        const LogicalPlan short_plan = plan(FftDesc(n, 3), h200_caps());
+        EXPECT_EQ(short_plan.passes.front().kernel.rader_prime, n % 37 == 0 ? 37u : 41u) << n;
+        EXPECT_EQ(short_plan.passes.front().kernel.chirp_length, 0u) << n;
+        EXPECT_EQ(short_plan.scratch_bytes(Placement::out_of_place), 0u) << n;
+    }
+    EXPECT_EQ(plan(FftDesc(74), h200_caps()).summary(), "74 = (Rader 37, twice 36 = 3 x 12) x (2) in 2 passes");
 }
 
 // Primes above 31 whose p - 1 the butterflies take, and whose transform of p - 1 points fits

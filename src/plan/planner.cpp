@@ -63,6 +63,10 @@ constexpr uint32_t kMixedWorkgroup = 64;
 // 10007 (Bluestein through 20480 points) lost, 425 against 456, so other lengths keep 16.
 constexpr uint32_t kColumnBlocks[] = {16, 8};
 constexpr uint32_t kPow2ColumnBlocks[] = {32, 16, 8};
+// Columns per workgroup the passes after Rader's first try before kColumnBlocks (Allow::
+// after_rader). H100, f32, 2^26 points, that pass's ms with 16 / 32 / 64 columns: 1110 = 37 x 30
+// 0.507 / 0.498 / 0.476, 2368 = 37 x 64 0.759 / 0.537 / 0.405.
+constexpr uint32_t kAfterRaderColumnBlocks[] = {64, 32};
 // Multi-pass kernels exchange one component of their points per round (PassKernel::
 // exchange_rounds) even where both would fit in the shared memory: H200, f32, 2^26 values, 2^21
 // at 1243 GB/s against 1077, 2^22 1224 against 1084, 2^23 1207 against 1131, 32768 1882 against
@@ -241,6 +245,10 @@ struct Allow {
     // unit-stride 1D c2c transforms on GPUs with the default radices, not convolutions'
     // (plan_problem), as measured.
     bool short_workgroups = false;
+    // The passes after Rader's first (rader_first_passes) try kAfterRaderColumnBlocks first: their
+    // rows, p points apart for a prime p, are not aligned, and wider tiles load and store longer
+    // runs of them.
+    bool after_rader = false;
 };
 
 // The batch dims of a side (`batch_stride` picks its strides) that nest densely from a
@@ -330,6 +338,8 @@ bool fit_kernel(PassKernel& k, const DeviceCaps& caps, const Options& options, A
         blocks.assign(std::begin(kPow2ColumnBlocks), std::end(kPow2ColumnBlocks));
     else
         blocks.assign(std::begin(kColumnBlocks), std::end(kColumnBlocks));
+    if (!k.points_contiguous && !k.vectorized && !options.columns_per_workgroup && allow.after_rader)
+        blocks.insert(blocks.begin(), std::begin(kAfterRaderColumnBlocks), std::end(kAfterRaderColumnBlocks));
     if (!k.points_contiguous && !options.columns_per_workgroup && allow.narrow_tiles)
         blocks.push_back(kTwoPassColumns);
     if (!k.points_contiguous && !options.columns_per_workgroup && allow.wide_last_tiles &&
@@ -938,6 +948,7 @@ std::vector<Pass> fast_passes(uint64_t n, bool vectorized, const LayoutFor& layo
                                                  : mixed_passes(n, caps, options, precision, vectorized);
     choice.allow.column_halves = extra.column_halves;
     choice.allow.short_workgroups = extra.short_workgroups;
+    choice.allow.after_rader = later;
     const std::vector<uint32_t>& radices = choice.radices;
     // Several passes of the transform in all, so each takes the multi-pass layout.
     const bool several = radices.size() > 1 || later;
@@ -1110,28 +1121,23 @@ std::optional<Pass> rader_pass(const DimLayout& layout, int dim, Precision preci
     return make_pass(k, layout.batch, dim, kTilesPerWorkgroupRader, options);
 }
 
-// Rader's pass first (rader_first_passes) from this length on; below it Bluestein's two
-// transforms, of one pass each there, ran faster. H200, f32, 2^26 points, GB/s,
-// Bluestein against Rader first: 74 918/805, 111 1249/801, 148 1062/811, 164 1071/721, 222
-// 1105/860, 246 1176/755, 328 1101/774, 370 1212/893, 410 1152/780, 444 1211/902, 656 1018/811
-// (not 296 670/875 and 592 483/914, whose Bluestein lengths 640 and 1280 ran slowly); from 37 x 30
-// on Rader first won: 1110 620/908, 37 x 64 540/807, 41 x 1024 384/706, 37 x 4096 318/645,
-// 2^20 - 1 = 41 x 25575 305/448, 41 x 3^9 241/569, 37 x 2^16 265/668.
-constexpr uint64_t kMinRaderFirstLength = 1024;
-
 // Rader's algorithm inside a longer length n = p m, for a prime p above 31 and an m > 1 without
 // prime factors above 31 (so p does not divide m). The Stockham pass of span 1 and radix p is
 // Rader's pass over its columns: column t < m holds the points t + r m, r < p, whose transform
 // lands at t p + r (PassKernel's store), so the pass transforms p-point rows of stride m batched
 // over t, from the source's layout into the output's. Stockham passes of span p then take m
-// (fast_passes' first_span). Nothing when n is not of that form, is below kMinRaderFirstLength
-// or a kernel does not fit; Bluestein's algorithm then takes the length.
+// (fast_passes' first_span). Nothing when n is not of that form or a kernel does not fit;
+// Bluestein's algorithm then takes the length. Rader's pass first beat Bluestein's two
+// transforms at every length measured, since its pass stores staged tiles (H100, 2^26 points,
+// GB/s, Bluestein against Rader first, f32: 74 822/996, 111 909/984, 148 930/1021, 222 906/1089,
+// 296 657/1105, 444 909/1150, 592 474/1161, 740 957/1159, 999 910/1127, 1110 766/1166, 41 x 1024
+// 511/755; f64, 2^25 points: 74 765/1130, 296 405/1233, 740 945/1257, 999 931/1255), and needs no
+// scratch of Bluestein's longer length.
 std::optional<std::vector<Pass>> rader_first_passes(const std::vector<PlanDim>& all, size_t axis,
                                                     bool reads_input, bool points_together,
                                                     Precision precision, const DeviceCaps& caps,
                                                     const Options& options, TwiddleTableBuilder& table) {
     const PlanDim& a = all[axis];
-    if (a.n < kMinRaderFirstLength) return std::nullopt;
     uint64_t m = 1;
     for (uint32_t q : kPrimes)
         while ((a.n / m) % q == 0) m *= q;
