@@ -611,8 +611,8 @@ TEST(Planner, Bluestein) {
     // Primes to 10^6 and beyond, products of two large primes or a square of one, and a prime
     // that Rader's algorithm does not take times 2 or 65537 times 2 (a Rader prime times a smooth
     // length: Planner.RaderFirst).
-    for (uint64_t n : {65537u, 999983u, 1000003u, 1009u * 1013u, 37u * 41u, 37u * 37u, 2u * 1009u,
-                       2u * 65537u})
+    for (uint64_t n :
+         {65537u, 999983u, 1000003u, 1009u * 1013u, 37u * 41u, 37u * 37u, 2u * 1009u, 2u * 65537u})
         EXPECT_EQ(plan(FftDesc(n), h200_caps()).passes.front().kernel.chirp_length, n) << n;
 }
 
@@ -689,7 +689,8 @@ TEST(Planner, RaderFirst) {
         EXPECT_EQ(short_plan.passes.front().kernel.chirp_length, 0u) << n;
         EXPECT_EQ(short_plan.scratch_bytes(Placement::out_of_place), 0u) << n;
     }
-    EXPECT_EQ(plan(FftDesc(74), h200_caps()).summary(), "74 = (Rader 37, twice 36 = 3 x 12) x (2) in 2 passes");
+    EXPECT_EQ(plan(FftDesc(74), h200_caps()).summary(),
+              "74 = (Rader 37, twice 36 = 3 x 12) x (2) in 2 passes");
 }
 
 // Primes above 31 whose p - 1 the butterflies take, and whose transform of p - 1 points fits
