@@ -166,8 +166,9 @@ TEST_F(NpyTest, WritesNumpysVersion1Header) {
               std::string::npos);
 }
 
-// Version 1.0 holds any header the writer makes: 64 axes of the largest length fit, and more
-// axes than numpy takes are refused before any file is written.
+// The writer makes version 1.0 headers (64 axes of 20-digit lengths would fit its 65535 bytes),
+// and refuses more axes than numpy takes, and shapes whose product overflows, before any file is
+// written.
 TEST_F(NpyTest, WritesAtMostNumpysAxes) {
     const std::vector<uint64_t> widest(64, 1);
     const auto bytes = encode_npy(widest, ramp(1));
