@@ -70,8 +70,10 @@ vk::RoundMedians time_rounds(const Context& ctx, uint32_t reps, double warm_up,
 double time_median(const Context& ctx, uint32_t reps, double warm_up,
                    const std::function<void(VkCommandBuffer)>& record);
 
-// The bytes the yardstick copy moves: those of 2^total_log2 complex values in the cases'
-// precision (f64 or f32), at most what one binding may hold (the storage-buffer range).
+// The bytes the yardstick copy moves: `wanted` rounded down to whole 16-byte words, at least one
+// word and at most what one binding may hold (the storage-buffer range).
+uint64_t copy_bytes(const Context& ctx, uint64_t wanted);
+// The same for 2^total_log2 complex values in the cases' precision (f64 or f32).
 uint64_t copy_bytes(const Context& ctx, uint32_t total_log2, bool f64);
 // Bandwidth of a plain copy of `bytes` (read + written), the yardstick of every case.
 double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up,

@@ -47,9 +47,12 @@ double time_median(const Context& ctx, uint32_t reps, double warm_up,
     return time_rounds(ctx, reps, warm_up, record).fastest();
 }
 
+uint64_t copy_bytes(const Context& ctx, uint64_t wanted) {
+    return std::clamp<uint64_t>(wanted / 16 * 16, 16, ctx.caps().max_storage_buffer_range / 16 * 16);
+}
+
 uint64_t copy_bytes(const Context& ctx, uint32_t total_log2, bool f64) {
-    return std::min<uint64_t>((uint64_t(1) << total_log2) * (f64 ? 16 : 8),
-                              ctx.caps().max_storage_buffer_range / 16 * 16);
+    return copy_bytes(ctx, (uint64_t(1) << total_log2) * (f64 ? 16 : 8));
 }
 
 double copy_gbps(const Context& ctx, uint64_t bytes, uint32_t reps, double warm_up, uint32_t shared_bytes) {

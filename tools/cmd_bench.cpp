@@ -220,9 +220,7 @@ std::vector<ShtRow> run_sht_case(const Context& ctx, sht::Grid grid, const Bench
     // The copy kernel over the bytes the stage moves (half read, half written): a grid that fits
     // the GPU's cache would otherwise be measured against a copy that does not, and run at more
     // than 100% of it.
-    const uint64_t copy_bytes =
-        std::clamp<uint64_t>((grid.spectral_bytes() + grid.spatial_bytes()) / 2 / 16 * 16, 16,
-                             ctx.caps().max_storage_buffer_range / 16 * 16);
+    const uint64_t copy_bytes = cli::copy_bytes(ctx, (grid.spectral_bytes() + grid.spatial_bytes()) / 2);
     const double copy = copy_gbps(ctx, copy_bytes, a.reps, a.warm_up);
 
     std::mt19937 gen(static_cast<uint32_t>(nphi));
