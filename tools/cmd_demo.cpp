@@ -6,6 +6,9 @@
 #include <complex>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,19 @@ struct DemoArgs {
     uint32_t size = 512;
     bool save_npy = false;
 };
+
+// The list of the files a run wrote, one name a line, kept in the directory with them.
+constexpr const char* kDemoFiles = ".twiddle-demo-files";
+
+// The names in the list at `path`; none where there is no list (a directory no run wrote into).
+std::set<std::string> read_demo_files(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return {};
+    std::ifstream in(path);
+    std::set<std::string> names;
+    for (std::string line; std::getline(in, line);) names.insert(line);
+    return names;
+}
 
 void run_demo(const DemoArgs& a) {
     const uint32_t n = a.size;
@@ -58,29 +74,42 @@ void run_demo(const DemoArgs& a) {
         std::snprintf(name, sizeof name, "pass-%02zu.png", p);
         return std::string(name);
     };
-    image::write_png(files.note(dir / "aperture.png"), diffraction::draw_gap(gap, n));
-    for (size_t p = 1; p <= passes; ++p) image::write_png(files.note(dir / pass_name(p)), frames[p]);
-    image::write_png(files.note(dir / "pattern.png"), frames.back());
+    // The names an earlier run wrote, from its list in the directory, before this run's replaces it.
+    const std::set<std::string> earlier = read_demo_files(dir / kDemoFiles);
+    std::set<std::string> written;
+    const auto note = [&](const std::string& name) {
+        written.insert(name);
+        return files.note(dir / name);
+    };
+    image::write_png(note("aperture.png"), diffraction::draw_gap(gap, n));
+    for (size_t p = 1; p <= passes; ++p) image::write_png(note(pass_name(p)), frames[p]);
+    image::write_png(note("pattern.png"), frames.back());
     // 450 ms a pass, as the article's page plays them; the pattern held for 2 s before it loops.
     std::vector<uint16_t> delays(frames.size(), 450);
     delays.back() = 2000;
-    image::write_apng(files.note(dir / "animation.png"), frames, delays);
-    chart::write(timings.figure, files.note(dir / "timing.png").string());
-    chart::write(timings.figure, files.note(dir / "timing.svg").string());
+    image::write_apng(note("animation.png"), frames, delays);
+    chart::write(timings.figure, note("timing.png").string());
+    chart::write(timings.figure, note("timing.svg").string());
     if (a.save_npy) {
         const uint64_t shape[] = {n, n};
-        npy::write_npy_atomic(files.note(dir / "aperture.npy"), shape, std::span<const float>(gap));
-        npy::write_npy_atomic(files.note(dir / "pattern.npy"), shape, std::span<const cf>(results.back()));
+        npy::write_npy_atomic(note("aperture.npy"), shape, std::span<const float>(gap));
+        npy::write_npy_atomic(note("pattern.npy"), shape, std::span<const cf>(results.back()));
     }
+    std::string list;
+    for (const auto& name : written) list += name + "\n";
+    write_file_atomic(files.note(dir / kDemoFiles), std::as_bytes(std::span(list)));
     files.keep();
     // An earlier run's files that this one did not write would mix with its own: the passes
-    // beyond this run's (of a larger --size) and, without --save-npy, the .npy files. Only those
-    // names go, and only regular files; the directory's other files stay.
+    // beyond this run's (of a larger --size) and, without --save-npy, the .npy files. Only names
+    // the earlier run listed go, so a user's file of the same name that no run wrote stays; and
+    // only names a run can write, so a list that was edited removes nothing else.
     const size_t most_passes = 2 * static_cast<size_t>(std::bit_width(diffraction::kMaxSize) - 1);
-    std::vector<std::filesystem::path> stale;
-    for (size_t p = passes + 1; p <= most_passes; ++p) stale.push_back(dir / pass_name(p));
-    if (!a.save_npy) stale.insert(stale.end(), {dir / "aperture.npy", dir / "pattern.npy"});
-    for (const auto& path : stale) {
+    std::set<std::string> ours{"aperture.png", "pattern.png", "animation.png", "timing.png",
+                               "timing.svg",   "aperture.npy", "pattern.npy"};
+    for (size_t p = 1; p <= most_passes; ++p) ours.insert(pass_name(p));
+    for (const auto& name : earlier) {
+        if (written.count(name) || !ours.count(name)) continue;
+        const std::filesystem::path path = dir / name;
         std::error_code ec;
         if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) continue;
         if (std::filesystem::remove(path, ec); ec)
@@ -103,8 +132,8 @@ void add_demo_command(CLI::App& app) {
                                        "Diffraction: the 2D transform of a gap pass by pass, as PNG "
                                        "pictures, an animation and a timing chart");
     cmd->add_option("--out", args->out,
-                    "Directory for the pictures (made if missing). An earlier run's pass-NN.png past this "
-                    "run's passes, and its .npy files without --save-npy, are removed")
+                    "Directory for the pictures (made if missing). The files an earlier run wrote there that "
+                    "this run does not (passes past its own; .npy files without --save-npy) are removed")
         ->required();
     cmd->add_option("--gap", args->gap, "The gap: one (slit), two (slits), grating or circle (default two)")
         ->check(CLI::IsMember(

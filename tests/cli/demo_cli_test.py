@@ -1,7 +1,7 @@
 """Runs `twiddle demo` on the default device: the pictures decode (PNG, and the animation as APNG
 with a frame per pass), are the right size and are not blank; the saved pattern is numpy's fft2 of
-the gap with its middle at the corner; an earlier run's files that a run does not write go; bad
-arguments fail with one line and write nothing.
+the gap with its middle at the corner; the files an earlier run wrote that a run does not write
+go, and no others; bad arguments fail with one line and write nothing.
 
 Usage: python3 demo_cli_test.py PATH/TO/twiddle [unittest arguments]
 """
@@ -163,8 +163,8 @@ class Demo(cli_test_common.CliTest):
 
     def test_an_earlier_runs_files_do_not_stay(self):
         # A run into the directory of a run with more passes and --save-npy: the passes beyond its
-        # own and the .npy files go, as names of the demo's own that it did not write; other
-        # files, and names of that form it never writes, stay.
+        # own and the .npy files go, as files the earlier run wrote and this one did not; other
+        # files, and names of that form no run wrote, stay.
         out = self.path("out")
         r = self.run_demo("--out", out, "--size", "128", "--save-npy")
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -174,11 +174,29 @@ class Demo(cli_test_common.CliTest):
                 f.write("mine")
         r = self.run_demo("--out", out, "--size", "64")
         self.assertEqual(r.returncode, 0, r.stderr)
-        written = ["aperture.png", "pattern.png", "animation.png", "timing.png", "timing.svg"] + \
-            [f"pass-{p:02d}.png" for p in range(1, 13)]
+        written = ["aperture.png", "pattern.png", "animation.png", "timing.png", "timing.svg",
+                   ".twiddle-demo-files"] + [f"pass-{p:02d}.png" for p in range(1, 13)]
         self.assertEqual(sorted(os.listdir(out)), sorted(written + keep))
         pixels, _ = decode_png(os.path.join(out, "pass-12.png"))
         self.assertEqual(pixels.shape, (64, 64, 3))
+        with open(os.path.join(out, ".twiddle-demo-files")) as f:
+            self.assertEqual(sorted(f.read().splitlines()), sorted(set(written) - {".twiddle-demo-files"}))
+
+        # The user's own pass-20.png and pattern.npy, names no run wrote here, stay; so do files an
+        # edited list names that a run never writes.
+        mine = ["pass-20.png", "pattern.npy"]
+        for name in mine:
+            with open(os.path.join(out, name), "w") as f:
+                f.write("mine")
+        with open(os.path.join(out, ".twiddle-demo-files"), "a") as f:
+            f.write("notes.txt\n../out\n\n")
+        r = self.run_demo("--out", out, "--size", "16")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        written = written[:-12] + [f"pass-{p:02d}.png" for p in range(1, 9)]
+        self.assertEqual(sorted(os.listdir(out)), sorted(written + keep + mine))
+        for name in keep + mine:
+            with open(os.path.join(out, name)) as f:
+                self.assertEqual(f.read(), "mine", name)
 
     def test_bad_arguments(self):
         target = self.path("never")
