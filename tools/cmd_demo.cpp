@@ -104,7 +104,7 @@ void run_demo(const DemoArgs& a) {
     // the earlier run listed go, so a user's file of the same name that no run wrote stays; and
     // only names a run can write, so a list that was edited removes nothing else.
     const size_t most_passes = 2 * static_cast<size_t>(std::bit_width(diffraction::kMaxSize) - 1);
-    std::set<std::string> ours{"aperture.png", "pattern.png", "animation.png", "timing.png",
+    std::set<std::string> ours{"aperture.png", "pattern.png",  "animation.png", "timing.png",
                                "timing.svg",   "aperture.npy", "pattern.npy"};
     for (size_t p = 1; p <= most_passes; ++p) ours.insert(pass_name(p));
     for (const auto& name : earlier) {
