@@ -614,11 +614,12 @@ TEST_F(DiskCache, CorruptOrTruncatedFilesAreRebuilt) {
     EXPECT_EQ(third.first, 0u);
 }
 
-// An entry whose frame, checksum and SPIR-V magic word hold but whose SPIR-V the driver rejects
-// (written here through the cache, as a crafted file would be) is a miss: the kernel is compiled
-// afresh and the entry overwritten, not a VulkanError. That plan runs without the validation
-// layer, which crashes on such a module (handing it to the driver is what the layer forbids).
-TEST_F(DiskCache, SpirvTheDriverRejectsIsRebuilt) {
+// An entry whose frame, checksum and SPIR-V magic word hold but whose SPIR-V is invalid (written
+// here through the cache, as a crafted file would be) is a miss: the kernel is compiled afresh and
+// the entry overwritten, not a VulkanError. With the validation layer (which crashed on such a
+// module when it reached the driver), SPIRV-Tools' validator rejects the entry first; without it,
+// the driver does.
+TEST_F(DiskCache, InvalidSpirvIsRebuilt) {
     build({.cache_dir = dir_});
     const auto spv = files(".spv");
     ASSERT_EQ(spv.size(), 2u);
@@ -626,13 +627,16 @@ TEST_F(DiskCache, SpirvTheDriverRejectsIsRebuilt) {
     // Logical GLSL450.
     const std::vector<uint32_t> junk = {0x07230203u, 0x00010300u, 0, 1, 0, 0x00020011u, 1, 0x0003000eu, 0, 1};
     const vk::DiskCache disk(dir_);
-    for (const auto& p : spv)
-        ASSERT_TRUE(disk.write(p.filename().string(),
-                               std::span(reinterpret_cast<const uint8_t*>(junk.data()), junk.size() * 4)));
-    const auto again = build({.validation = false, .cache_dir = dir_});
-    EXPECT_EQ(again, std::make_pair(uint64_t{2}, uint64_t{0}));  // both recompiled, results right
-    const auto third = build({.cache_dir = dir_});               // and the rewritten entries load
-    EXPECT_EQ(third, std::make_pair(uint64_t{0}, uint64_t{2}));
+    for (bool validation : {true, false}) {
+        for (const auto& p : spv)
+            ASSERT_TRUE(
+                disk.write(p.filename().string(),
+                           std::span(reinterpret_cast<const uint8_t*>(junk.data()), junk.size() * 4)));
+        const auto again = build({.validation = validation, .cache_dir = dir_});
+        EXPECT_EQ(again, std::make_pair(uint64_t{2}, uint64_t{0})) << validation;  // both recompiled
+        const auto third = build({.cache_dir = dir_});  // and the rewritten entries load
+        EXPECT_EQ(third, std::make_pair(uint64_t{0}, uint64_t{2})) << validation;
+    }
 }
 
 // A plan's twiddle table (here with Bluestein's spectrum, which the host computes) is read from the

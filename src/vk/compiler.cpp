@@ -3,6 +3,7 @@
 #include <vulkan/vulkan.h>
 
 #include <shaderc/shaderc.hpp>
+#include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
 #include "twiddle/error.hpp"
@@ -75,6 +76,11 @@ std::vector<uint32_t> compile_compute(const std::string& source, const std::stri
         throw Error("optimizing generated kernel " + name + " failed" +
                     (messages.empty() ? "" : ": " + messages));
     return optimized;
+}
+
+bool valid_spirv(std::span<const uint32_t> words) {
+    const spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+    return tools.IsValid() && tools.Validate(words.data(), words.size());
 }
 
 std::string compiler_version() {

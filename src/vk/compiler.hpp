@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ enum class KernelSource {
 // several threads at once.
 std::vector<uint32_t> compile_compute(const std::string& source, const std::string& name,
                                       KernelSource origin = KernelSource::generated);
+
+// Whether `words` is a SPIR-V module SPIRV-Tools' validator accepts for Vulkan 1.1, as every
+// module twiddle compiles is: a kernel read back from the disk cache is checked before the driver
+// sees it, since a driver (and the validation layer) need not survive invalid SPIR-V.
+bool valid_spirv(std::span<const uint32_t> words);
 
 // Identifies the compiler build and the generated kernels' passes, for cache keys.
 std::string compiler_version();

@@ -257,7 +257,8 @@ void finish_state(Context::State& s, const ContextOptions& options) {
         throw UnsupportedError("the device lacks " + std::string(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) +
                                ", which twiddle needs enabled");
     s.kernels = std::make_unique<vk::KernelCache>(
-        s.device, s.caps, vk::DiskCache::resolve(options.disk_cache, options.cache_dir), dump_dir());
+        s.device, s.caps, vk::DiskCache::resolve(options.disk_cache, options.cache_dir), dump_dir(),
+        /*validate_entries=*/s.messenger != VK_NULL_HANDLE);
 }
 
 }  // namespace

@@ -37,8 +37,12 @@ bool pipeline_cache_matches(const std::vector<uint8_t>& data, const DeviceCaps& 
 
 KernelCache::KernelCache(VkDevice device, const DeviceCaps& caps,
                          std::optional<std::filesystem::path> cache_dir,
-                         std::optional<std::filesystem::path> dump_dir)
-    : device_(device), caps_(caps), disk_(std::move(cache_dir)), dump_dir_(std::move(dump_dir)) {
+                         std::optional<std::filesystem::path> dump_dir, bool validate_entries)
+    : device_(device),
+      caps_(caps),
+      disk_(std::move(cache_dir)),
+      dump_dir_(std::move(dump_dir)),
+      validate_entries_(validate_entries) {
     std::vector<uint8_t> initial;
     if (auto data = disk_.read(pipeline_cache_name()); data && pipeline_cache_matches(*data, caps_))
         initial = std::move(*data);
@@ -86,7 +90,7 @@ void KernelCache::build(const std::string& glsl, const std::string& name, Kernel
     if (auto data = disk_.read(file); data && data->size() % 4 == 0 && !data->empty()) {
         std::vector<uint32_t> words(data->size() / 4);
         std::memcpy(words.data(), data->data(), data->size());
-        if (words[0] == 0x07230203u) {  // SPIR-V magic
+        if (words[0] == 0x07230203u && (!validate_entries_ || valid_spirv(words))) {  // SPIR-V magic
             try {
                 make_pipeline(words);
                 std::lock_guard lock(mutex_);
@@ -95,8 +99,8 @@ void KernelCache::build(const std::string& glsl, const std::string& name, Kernel
                 return;
             } catch (const VulkanError&) {
                 // The driver rejected the entry's SPIR-V: a miss, compiled afresh below and
-                // overwritten, as a damaged file is. A genuine device error (out of memory, a lost
-                // device) recurs with the fresh words and is thrown then.
+                // overwritten, as a damaged file or one the validator rejects is. A genuine device
+                // error (out of memory, a lost device) recurs with the fresh words and is thrown then.
             }
         }
     }

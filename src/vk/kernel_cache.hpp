@@ -27,14 +27,19 @@ namespace twiddle::vk {
 class KernelCache {
 public:
     // dump_dir: where to write every generated shader (TWIDDLE_DUMP_SHADERS), or nullopt.
+    // validate_entries: check each entry read from disk with SPIRV-Tools' validator (valid_spirv)
+    // before the driver sees it. The validation layer crashes on invalid SPIR-V, so a context
+    // with the layer asks for it; others do not, since it costs 0.4 to 4 ms a kernel on the
+    // 2-core build machine, against the warm plan's 5 ms (the frame's checksum keeps out damage).
     KernelCache(VkDevice device, const DeviceCaps& caps, std::optional<std::filesystem::path> cache_dir,
-                std::optional<std::filesystem::path> dump_dir);
+                std::optional<std::filesystem::path> dump_dir, bool validate_entries);
 
     // Calls `make_pipeline` with SPIR-V for a compute shader: from disk when a valid entry exists,
     // else compiled (compile_compute) and stored. An entry whose frame and checksum hold can still
-    // be SPIR-V the driver rejects (a crafted file): where `make_pipeline` throws VulkanError for
-    // words from disk, the entry is a miss, compiled afresh and overwritten, and `make_pipeline`
-    // runs again; what it throws for fresh words (out of memory, a lost device) is thrown.
+    // be SPIR-V the driver rejects (a crafted file): where the validator (validate_entries)
+    // rejects it, or `make_pipeline` throws VulkanError for words from disk, the entry is a miss,
+    // compiled afresh and overwritten, and `make_pipeline` runs again; what it throws for fresh
+    // words (out of memory, a lost device) is thrown.
     void build(const std::string& glsl, const std::string& name, KernelSource origin,
                const std::function<void(std::span<const uint32_t>)>& make_pipeline);
 
@@ -62,6 +67,7 @@ private:
     DeviceCaps caps_;
     DiskCache disk_;
     std::optional<std::filesystem::path> dump_dir_;
+    bool validate_entries_;
     UniquePipelineCache pipeline_cache_;
     std::mutex mutex_;
     bool dirty_ = false;
