@@ -26,8 +26,8 @@ std::vector<uint32_t> compile_compute(const std::string& source, const std::stri
                                       KernelSource origin = KernelSource::generated);
 
 // Whether `words` is a SPIR-V module SPIRV-Tools' validator accepts for Vulkan 1.1, as every
-// module twiddle compiles is: a kernel read back from the disk cache is checked before the driver
-// sees it, since a driver (and the validation layer) need not survive invalid SPIR-V.
+// module twiddle compiles is. KernelCache checks kernels read back from the disk cache with it
+// where the validation layer is on, which does not survive invalid SPIR-V.
 bool valid_spirv(std::span<const uint32_t> words);
 
 // Identifies the compiler build and the generated kernels' passes, for cache keys.
