@@ -182,8 +182,9 @@ class Demo(cli_test_common.CliTest):
         with open(os.path.join(out, ".twiddle-demo-files")) as f:
             self.assertEqual(sorted(f.read().splitlines()), sorted(set(written) - {".twiddle-demo-files"}))
 
-        # The user's own pass-20.png and pattern.npy, names no run wrote here, stay; so do files an
-        # edited list names that a run never writes.
+        # The user's own pass-20.png and pattern.npy, names the last run's list does not hold, stay
+        # (the first run's pattern.npy went with the second run); so do files an edited list names
+        # that a run never writes.
         mine = ["pass-20.png", "pattern.npy"]
         for name in mine:
             with open(os.path.join(out, name), "w") as f:
